@@ -1,0 +1,258 @@
+//! Errors as data: one diagnostic type for rulesets and data files, rendered by the CLI.
+//!
+//! Every diagnostic has a stable code (`tb::check::unknown_metric`), a message,
+//! help text, and — where there is one — the file and the span it points at.
+//! The library never prints; the CLI chooses fancy, plain or JSON rendering.
+
+use miette::{LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+use std::sync::Arc;
+
+/// A byte range in a source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Start offset in bytes.
+    pub start: usize,
+    /// End offset in bytes (exclusive).
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from start to end.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn join(self, o: Span) -> Span {
+        Span::new(self.start.min(o.start), self.end.max(o.end))
+    }
+}
+
+impl From<Span> for SourceSpan {
+    fn from(s: Span) -> SourceSpan {
+        SourceSpan::new(s.start.into(), s.end.saturating_sub(s.start))
+    }
+}
+
+/// A named source text that diagnostics point into.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// File name as shown to the user.
+    pub name: String,
+    /// Whole text.
+    pub text: Arc<str>,
+}
+
+impl Source {
+    /// A source from a name and its text.
+    pub fn new(name: impl Into<String>, text: impl Into<Arc<str>>) -> Source {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+    /// Byte offset of a 1-based line and column (clamped to the text).
+    pub fn offset(&self, line: usize, col: usize) -> usize {
+        let mut off = 0;
+        for (i, l) in self.text.split_inclusive('\n').enumerate() {
+            if i + 1 == line {
+                return (off + col.saturating_sub(1)).min(off + l.len());
+            }
+            off += l.len();
+        }
+        self.text.len()
+    }
+    /// The span of a whole 1-based line, without its line break.
+    pub fn line_span(&self, line: usize) -> Span {
+        let start = self.offset(line, 1);
+        let rest = &self.text[start..];
+        let len = rest.find('\n').unwrap_or(rest.len());
+        Span::new(start, start + len)
+    }
+    /// 1-based line and column of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let upto = &self.text[..offset.min(self.text.len())];
+        let line = upto.matches('\n').count() + 1;
+        let col = upto.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
+        (line, col)
+    }
+}
+
+/// Whether a diagnostic stops the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The input cannot be used.
+    Error,
+    /// The input is usable but something looks wrong.
+    Warning,
+}
+
+/// One problem found in a ruleset or in data.
+#[derive(Clone, Debug)]
+pub struct Diag {
+    /// Stable code, e.g. `tb::check::unknown_metric`.
+    pub code: &'static str,
+    /// What is wrong, one sentence.
+    pub message: String,
+    /// How to fix it.
+    pub help: Option<String>,
+    /// Where, if the problem has a place.
+    pub source: Option<Source>,
+    /// The span within `source` and its label.
+    pub labels: Vec<(Span, String)>,
+    /// Error or warning.
+    pub severity: Severity,
+    /// Further problems reported together with this one.
+    pub related: Vec<Diag>,
+}
+
+impl Diag {
+    /// A new error with a code and message.
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
+        Diag {
+            code,
+            message: message.into(),
+            help: None,
+            source: None,
+            labels: Vec::new(),
+            severity: Severity::Error,
+            related: Vec::new(),
+        }
+    }
+    /// A new warning.
+    pub fn warning(code: &'static str, message: impl Into<String>) -> Diag {
+        Diag {
+            severity: Severity::Warning,
+            ..Diag::error(code, message)
+        }
+    }
+    /// Add help text.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diag {
+        self.help = Some(help.into());
+        self
+    }
+    /// Point at a span of a source.
+    pub fn at(mut self, source: &Source, span: Span, label: impl Into<String>) -> Diag {
+        self.source = Some(source.clone());
+        self.labels.push((span, label.into()));
+        self
+    }
+    /// Attach the source without a label.
+    pub fn in_source(mut self, source: &Source) -> Diag {
+        self.source = Some(source.clone());
+        self
+    }
+    /// Gather several diagnostics under one (all errors at once).
+    pub fn many(code: &'static str, message: impl Into<String>, mut all: Vec<Diag>) -> Diag {
+        if all.len() == 1 {
+            return all.pop().unwrap_or_else(|| Diag::error(code, "no errors"));
+        }
+        let mut d = Diag::error(code, message);
+        d.related = all;
+        d
+    }
+    /// Where the first label points, as (file, line, column), for plain output.
+    pub fn location(&self) -> Option<(String, usize, usize)> {
+        let src = self.source.as_ref()?;
+        let (span, _) = self.labels.first()?;
+        let (l, c) = src.line_col(span.start);
+        Some((src.name.clone(), l, c))
+    }
+    /// A plain one-line-per-problem rendering (screen readers, logs, tests).
+    pub fn plain(&self) -> String {
+        let mut out = String::new();
+        self.plain_into(&mut out);
+        out
+    }
+    fn plain_into(&self, out: &mut String) {
+        let sev = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        match self.location() {
+            Some((f, l, c)) => out.push_str(&format!(
+                "{sev}[{}]: {f}:{l}:{c}: {}\n",
+                self.code, self.message
+            )),
+            None => out.push_str(&format!("{sev}[{}]: {}\n", self.code, self.message)),
+        }
+        for (_, label) in self.labels.iter().filter(|(_, l)| !l.is_empty()) {
+            out.push_str(&format!("  here: {label}\n"));
+        }
+        if let Some(h) = &self.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+        for r in &self.related {
+            r.plain_into(out);
+        }
+    }
+    /// A JSON rendering for tools.
+    pub fn to_json(&self) -> serde_json::Value {
+        let loc = self.location();
+        serde_json::json!({
+            "code": self.code,
+            "severity": match self.severity { Severity::Error => "error", Severity::Warning => "warning" },
+            "message": self.message,
+            "help": self.help,
+            "file": loc.as_ref().map(|l| l.0.clone()),
+            "line": loc.as_ref().map(|l| l.1),
+            "column": loc.as_ref().map(|l| l.2),
+            "labels": self.labels.iter().map(|(s, l)| serde_json::json!({"start": s.start, "end": s.end, "label": l})).collect::<Vec<_>>(),
+            "related": self.related.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
+        })
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Diag {}
+
+impl miette::Diagnostic for Diag {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| &s.text as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            return None;
+        }
+        Some(Box::new(self.labels.iter().map(|(s, l)| {
+            LabeledSpan::new_with_span(
+                if l.is_empty() { None } else { Some(l.clone()) },
+                *s,
+            )
+        })))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|d| d as &dyn miette::Diagnostic),
+        ))
+    }
+}
+
+/// Wraps a diagnostic with a named source so miette prints the file name.
+pub fn named(d: &Diag) -> Option<NamedSource<Arc<str>>> {
+    d.source
+        .as_ref()
+        .map(|s| NamedSource::new(s.name.clone(), s.text.clone()))
+}

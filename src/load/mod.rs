@@ -1,0 +1,52 @@
+//! Loaders: each data format to one [`crate::model::Event`], with precise diagnostics.
+
+use crate::diag::{Diag, Source};
+use crate::model::Event;
+
+pub mod native;
+pub mod trf;
+
+/// Data formats `tb` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Native TOML.
+    Toml,
+    /// Native JSON.
+    Json,
+    /// FIDE TRF16 / TRF-26.
+    Trf,
+}
+
+impl Format {
+    /// Guess the format from a file name, then from the text.
+    pub fn detect(name: &str, text: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        if lower.ends_with(".toml") {
+            Some(Format::Toml)
+        } else if lower.ends_with(".json") {
+            Some(Format::Json)
+        } else if lower.ends_with(".trf") || lower.ends_with(".txt") {
+            Some(Format::Trf)
+        } else if text.trim_start().starts_with('{') {
+            Some(Format::Json)
+        } else if text.lines().any(|l| l.starts_with("001 ")) {
+            Some(Format::Trf)
+        } else {
+            None
+        }
+    }
+}
+
+/// Load an event from a named source text, choosing the loader by format.
+pub fn load(source: &Source) -> Result<Event, Diag> {
+    match Format::detect(&source.name, &source.text) {
+        Some(Format::Toml) => native::load_toml(source),
+        Some(Format::Json) => native::load_json(source),
+        Some(Format::Trf) => trf::load_trf(source),
+        None => Err(Diag::error(
+            "tb::load::unknown_format",
+            format!("cannot tell what format {} is in", source.name),
+        )
+        .with_help("name the file .toml, .json or .trf")),
+    }
+}

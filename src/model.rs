@@ -1,0 +1,422 @@
+//! The tournament model every loader produces and the evaluator reads: one shape for chess, team chess, cards and bridge.
+//!
+//! A participant (player, pair, team) has one *entry* per encounter it took
+//! part in, in round order. A round normally gives one entry; a bridge
+//! triangle gives two half-weight entries in the same round; a round a
+//! participant did not play gives one unplayed entry (bye, forfeit, absent)
+//! carrying the points it was awarded. Every loader fills in an entry for
+//! every scheduled round, so "the participant's rounds" is always complete.
+
+use crate::num::Num;
+use std::collections::BTreeMap;
+
+/// Which game the event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sport {
+    /// Individual or team chess.
+    Chess,
+    /// Card games scored by matches of several games (Magic-style Swiss).
+    Cards,
+    /// Contract bridge.
+    Bridge,
+    /// Anything else.
+    Other,
+}
+
+/// How the event was paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum System {
+    /// Swiss system.
+    Swiss,
+    /// All-play-all, single or multiple.
+    RoundRobin,
+    /// Knockout matches.
+    Knockout,
+    /// A movement (pairs events: Mitchell, Howell, ...).
+    Movement,
+    /// Not known.
+    Other,
+}
+
+/// Participants of an event are all of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// One player.
+    Player,
+    /// A bridge pair.
+    Pair,
+    /// A team.
+    Team,
+}
+
+/// Points for a win, a draw and a loss in the event's primary unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scoring {
+    /// Points for a win (chess 1, cards 3, team chess MP 2).
+    pub win: Num,
+    /// Points for a draw.
+    pub draw: Num,
+    /// Points for a loss.
+    pub loss: Num,
+}
+
+impl Scoring {
+    /// Chess individual: 1, ½, 0.
+    pub fn chess() -> Scoring {
+        Scoring {
+            win: Num::ONE,
+            draw: Num::ratio(1, 2).unwrap_or(Num::ZERO),
+            loss: Num::ZERO,
+        }
+    }
+    /// Card-game matches: 3, 1, 0.
+    pub fn cards() -> Scoring {
+        Scoring {
+            win: Num::int(3),
+            draw: Num::ONE,
+            loss: Num::ZERO,
+        }
+    }
+    /// The outcome that `points` corresponds to (FIDE 16.3.1, 16.4: "the
+    /// result corresponding to the awarded number of points").
+    pub fn outcome_of(&self, points: Num) -> Outcome {
+        if points >= self.win {
+            Outcome::Win
+        } else if points > self.loss && points >= self.draw {
+            Outcome::Draw
+        } else if points > self.loss {
+            // Between loss and draw (never in the shipped scorings): nearest below.
+            Outcome::Loss
+        } else {
+            Outcome::Loss
+        }
+    }
+}
+
+/// Win, draw or loss from one side's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// Won.
+    Win,
+    /// Drawn (or, for cards, an unfinished match with equal games).
+    Draw,
+    /// Lost.
+    Loss,
+}
+
+/// What happened to one participant in one entry. FIDE Art. 16 needs every
+/// kind of unplayed round kept apart, so the model keeps them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Played over the board / at the table.
+    Played,
+    /// Won by forfeit (the opponent did not appear).
+    ForfeitWin,
+    /// Lost by forfeit (did not appear); the scheduled opponent is kept.
+    ForfeitLoss,
+    /// Both sides forfeited.
+    DoubleForfeit,
+    /// Pairing-allocated bye (odd number of participants).
+    PairingBye,
+    /// Full-point bye on request (not pairing-allocated).
+    FullBye,
+    /// Half-point bye on request.
+    HalfBye,
+    /// Zero-point bye on request.
+    ZeroBye,
+    /// Not paired and not present (includes every round after withdrawal).
+    Absent,
+}
+
+impl Status {
+    /// Played over the board.
+    pub fn played(self) -> bool {
+        self == Status::Played
+    }
+    /// A forfeit of either side.
+    pub fn forfeit(self) -> bool {
+        matches!(
+            self,
+            Status::ForfeitWin | Status::ForfeitLoss | Status::DoubleForfeit
+        )
+    }
+    /// Any kind of bye (no opponent was scheduled).
+    pub fn bye(self) -> bool {
+        matches!(
+            self,
+            Status::PairingBye | Status::FullBye | Status::HalfBye | Status::ZeroBye
+        )
+    }
+    /// FIDE 16.1.1: a requested bye (half- or zero-point; rounds after a
+    /// withdrawal are zero-point byes).
+    pub fn requested_bye(self) -> bool {
+        matches!(self, Status::HalfBye | Status::ZeroBye | Status::Absent)
+    }
+    /// FIDE 16.1.2: a voluntarily unplayed round (requested bye or forfeit loss).
+    pub fn voluntary(self) -> bool {
+        self.requested_bye() || matches!(self, Status::ForfeitLoss | Status::DoubleForfeit)
+    }
+    /// Stable lower-case name, used in output and diagnostics.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Played => "played",
+            Status::ForfeitWin => "forfeit-win",
+            Status::ForfeitLoss => "forfeit-loss",
+            Status::DoubleForfeit => "double-forfeit",
+            Status::PairingBye => "pairing-bye",
+            Status::FullBye => "full-bye",
+            Status::HalfBye => "half-bye",
+            Status::ZeroBye => "zero-bye",
+            Status::Absent => "absent",
+        }
+    }
+}
+
+/// Colour in chess, direction in bridge, home/away in team events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// White / North-South / home: the first-named side.
+    First,
+    /// Black / East-West / away: the second-named side.
+    Second,
+}
+
+/// Index of a participant in [`Event::participants`].
+pub type Pid = usize;
+
+/// Interned name of a scoring unit ("imps", "vp", "gp", "games_won", ...).
+pub type UnitId = u16;
+
+/// One board inside an encounter: a team-chess board game or a bridge board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    /// Board number within the match (team chess: 1 = top board) or the
+    /// deal number (bridge).
+    pub number: u32,
+    /// This side's score on the board (game points; IMPs; matchpoints; ...).
+    pub score: Num,
+    /// The most that could be scored on the board (matchpoint top), if known.
+    pub top: Option<Num>,
+    /// Whether this board was actually played (143.5.5: an unplayed board
+    /// carries the score awarded at the time).
+    pub played: bool,
+}
+
+/// One participant's side of one encounter (or of an unplayed round).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// Round number, from 1.
+    pub round: u32,
+    /// Session or stage this round belongs to (pairs events), from 1.
+    pub session: u32,
+    /// Who was met or scheduled (forfeits keep the scheduled opponent).
+    pub opponent: Option<Pid>,
+    /// Partner in an individual bridge event.
+    pub partner: Option<Pid>,
+    /// What happened.
+    pub status: Status,
+    /// Result from this side's point of view (for unplayed rounds, the one
+    /// corresponding to the awarded points).
+    pub outcome: Outcome,
+    /// Points awarded in the event's primary unit.
+    pub points: Num,
+    /// Colour / direction / home-away.
+    pub side: Option<Side>,
+    /// How much this meeting counts (1; a triangle's half match ½).
+    pub weight: Num,
+    /// This side's values in named units (IMPs, VPs, MP, GP, games won, ...).
+    pub units: Vec<(UnitId, Num)>,
+    /// The opposing side's values in the same units, when there is one.
+    pub against: Vec<(UnitId, Num)>,
+    /// Boards, when the data has them.
+    pub boards: Vec<Board>,
+}
+
+impl Entry {
+    /// An unplayed entry with no opponent.
+    pub fn unplayed(round: u32, status: Status, points: Num, scoring: &Scoring) -> Entry {
+        Entry {
+            round,
+            session: 1,
+            opponent: None,
+            partner: None,
+            status,
+            outcome: scoring.outcome_of(points),
+            points,
+            side: None,
+            weight: Num::ONE,
+            units: Vec::new(),
+            against: Vec::new(),
+            boards: Vec::new(),
+        }
+    }
+    /// Value of a unit for this side, if recorded.
+    pub fn unit(&self, u: UnitId) -> Option<Num> {
+        self.units.iter().find(|(k, _)| *k == u).map(|(_, v)| *v)
+    }
+    /// Value of a unit for the opposing side, if recorded.
+    pub fn unit_against(&self, u: UnitId) -> Option<Num> {
+        self.against.iter().find(|(k, _)| *k == u).map(|(_, v)| *v)
+    }
+}
+
+/// A member of a team or pair, in board order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Member {
+    /// Identifier of the member (FIDE id, national number, ...).
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Rating, if any.
+    pub rating: Option<i64>,
+}
+
+/// A player, pair or team.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Participant {
+    /// Identifier as given in the data (TRF: starting number, unpadded).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Rating, if any.
+    pub rating: Option<i64>,
+    /// Title (chess).
+    pub title: Option<String>,
+    /// Federation or club.
+    pub federation: Option<String>,
+    /// Roster / pair members in board order.
+    pub members: Vec<Member>,
+    /// Withdrew after this round (rounds after it are absent).
+    pub withdrawn_after: Option<u32>,
+    /// Entries in round order (several in one round for a triangle).
+    pub entries: Vec<Entry>,
+    /// Per-session scores (pairs events), session 1 first.
+    pub sessions: Vec<Num>,
+    /// Other per-participant numbers in the data: `carryover`,
+    /// `qualification_rank`, recorded totals and so on.
+    pub values: BTreeMap<String, Num>,
+    /// The total the data itself records (TRF points column, USEBIO score), for checks.
+    pub recorded_score: Option<Num>,
+    /// The rank the data itself records (TRF rank column, USEBIO place), for `verify`.
+    pub recorded_rank: Option<u32>,
+}
+
+impl Participant {
+    /// A participant with only an id and a name.
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> Participant {
+        Participant {
+            id: id.into(),
+            name: name.into(),
+            rating: None,
+            title: None,
+            federation: None,
+            members: Vec::new(),
+            withdrawn_after: None,
+            entries: Vec::new(),
+            sessions: Vec::new(),
+            values: BTreeMap::new(),
+            recorded_score: None,
+            recorded_rank: None,
+        }
+    }
+}
+
+/// A decision taken outside the rules and recorded in the data (a play-off
+/// result): these participants, best first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// Participants in the decided order.
+    pub order: Vec<Pid>,
+    /// What decided it ("play-off", "sudden death board 1").
+    pub reason: String,
+}
+
+/// A whole event, ready to evaluate.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// Event name.
+    pub name: String,
+    /// Which game.
+    pub sport: Sport,
+    /// Pairing system.
+    pub system: System,
+    /// Participant kind.
+    pub kind: Kind,
+    /// Scheduled number of rounds.
+    pub rounds: u32,
+    /// Points for win, draw, loss in the primary unit.
+    pub scoring: Scoring,
+    /// Start date as written (YYYY-MM-DD or YYYY/MM/DD), if known.
+    pub start_date: Option<String>,
+    /// Names of the units used in entries, indexed by [`UnitId`].
+    pub units: Vec<String>,
+    /// All participants.
+    pub participants: Vec<Participant>,
+    /// Decisions recorded in the data.
+    pub decisions: Vec<Decision>,
+    /// Event-level numbers (e.g. `board_top`, `boards_per_match`).
+    pub values: BTreeMap<String, Num>,
+    /// A tie-break list the data carries (TRF-26 records 202/212), as descriptors.
+    pub tiebreaks: Vec<String>,
+    /// Warnings the loader found (recorded totals that disagree, ...).
+    pub warnings: Vec<String>,
+}
+
+impl Event {
+    /// An empty event.
+    pub fn new(name: impl Into<String>, sport: Sport, system: System, rounds: u32) -> Event {
+        Event {
+            name: name.into(),
+            sport,
+            system,
+            kind: Kind::Player,
+            rounds,
+            scoring: match sport {
+                Sport::Cards => Scoring::cards(),
+                _ => Scoring::chess(),
+            },
+            start_date: None,
+            units: Vec::new(),
+            participants: Vec::new(),
+            decisions: Vec::new(),
+            values: BTreeMap::new(),
+            tiebreaks: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The id of a unit, adding it if new.
+    pub fn unit_id(&mut self, name: &str) -> UnitId {
+        if let Some(i) = self.units.iter().position(|u| u == name) {
+            return i as UnitId;
+        }
+        self.units.push(name.to_string());
+        (self.units.len() - 1) as UnitId
+    }
+
+    /// The id of a unit, if the event has it.
+    pub fn find_unit(&self, name: &str) -> Option<UnitId> {
+        self.units.iter().position(|u| u == name).map(|i| i as UnitId)
+    }
+
+    /// Index of a participant by id.
+    pub fn find(&self, id: &str) -> Option<Pid> {
+        self.participants.iter().position(|p| p.id == id)
+    }
+
+    /// Fill every scheduled round a participant has no entry for with an
+    /// absent, zero-point entry; sort entries by round. Loaders call this last.
+    pub fn complete_rounds(&mut self) {
+        let scoring = self.scoring;
+        let rounds = self.rounds;
+        for p in &mut self.participants {
+            for r in 1..=rounds {
+                if !p.entries.iter().any(|e| e.round == r) {
+                    p.entries
+                        .push(Entry::unplayed(r, Status::Absent, scoring.loss, &scoring));
+                }
+            }
+            p.entries.sort_by_key(|e| e.round);
+        }
+    }
+}

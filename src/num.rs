@@ -1,0 +1,365 @@
+//! Exact numbers: every value the engine computes is a reduced fraction of i128s.
+//!
+//! Why fractions and not `Decimal`: a mean of 2/3, 2/3, 2/3 must tie with a
+//! mean of 1, 1, 0, and a decimal type rounds 2/3. Fractions are exact under
+//! + - * /, so two mathematically equal values always compare equal. Every
+//! operation is checked: a value beyond i128 is an error, never a wrap.
+//! Decimals (`rust_decimal`) are used only at the edges: reading literals and
+//! data, and rounding for display or where a regulation itself rounds.
+
+use rust_decimal::Decimal;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact rational number, always reduced, denominator positive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Num {
+    num: i128,
+    den: i128,
+}
+
+/// Arithmetic went outside what the engine can represent exactly.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NumError {
+    /// A result does not fit in 128 bits.
+    #[error("number too large to hold exactly")]
+    Overflow,
+    /// Division by zero where the ruleset did not say what it means.
+    #[error("division by zero")]
+    DivisionByZero,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// How to round to a number of decimal places.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rounding {
+    /// Nearest, ties away from zero (FIDE ARO: "0.5 rounded up").
+    HalfUp,
+    /// Toward zero (FIDE 13.4.2(b) "rounded ... towards zero").
+    Down,
+    /// Toward negative infinity.
+    Floor,
+    /// Toward positive infinity.
+    Ceil,
+}
+
+impl Num {
+    /// Zero.
+    pub const ZERO: Num = Num { num: 0, den: 1 };
+    /// One.
+    pub const ONE: Num = Num { num: 1, den: 1 };
+
+    /// A whole number.
+    pub const fn int(n: i64) -> Num {
+        Num {
+            num: n as i128,
+            den: 1,
+        }
+    }
+
+    /// `num / den`, reduced. Errors on a zero denominator.
+    pub fn ratio(num: i128, den: i128) -> Result<Num, NumError> {
+        if den == 0 {
+            return Err(NumError::DivisionByZero);
+        }
+        let (mut n, mut d) = (num, den);
+        if d < 0 {
+            n = n.checked_neg().ok_or(NumError::Overflow)?;
+            d = d.checked_neg().ok_or(NumError::Overflow)?;
+        }
+        if d == 1 {
+            return Ok(Num { num: n, den: 1 });
+        }
+        let g = gcd(n, d);
+        if g > 1 {
+            n /= g;
+            d /= g;
+        }
+        Ok(Num { num: n, den: d })
+    }
+
+    /// Numerator of the reduced fraction.
+    pub fn numer(&self) -> i128 {
+        self.num
+    }
+    /// Denominator of the reduced fraction (always positive).
+    pub fn denom(&self) -> i128 {
+        self.den
+    }
+    /// True for zero.
+    pub fn is_zero(&self) -> bool {
+        self.num == 0
+    }
+    /// True when the value is a whole number.
+    pub fn is_integer(&self) -> bool {
+        self.den == 1
+    }
+
+    /// Exact sum.
+    pub fn add(self, o: Num) -> Result<Num, NumError> {
+        if self.den == o.den {
+            let n = self.num.checked_add(o.num).ok_or(NumError::Overflow)?;
+            return Num::ratio(n, self.den);
+        }
+        let a = self.num.checked_mul(o.den).ok_or(NumError::Overflow)?;
+        let b = o.num.checked_mul(self.den).ok_or(NumError::Overflow)?;
+        let d = self.den.checked_mul(o.den).ok_or(NumError::Overflow)?;
+        Num::ratio(a.checked_add(b).ok_or(NumError::Overflow)?, d)
+    }
+    /// Exact difference.
+    pub fn sub(self, o: Num) -> Result<Num, NumError> {
+        self.add(o.neg()?)
+    }
+    /// Exact product.
+    pub fn mul(self, o: Num) -> Result<Num, NumError> {
+        if self.den == 1 && o.den == 1 {
+            let n = self.num.checked_mul(o.num).ok_or(NumError::Overflow)?;
+            return Ok(Num { num: n, den: 1 });
+        }
+        // Cross-reduce first so intermediate products stay small.
+        let g1 = gcd(self.num, o.den).max(1);
+        let g2 = gcd(o.num, self.den).max(1);
+        let n = (self.num / g1)
+            .checked_mul(o.num / g2)
+            .ok_or(NumError::Overflow)?;
+        let d = (self.den / g2)
+            .checked_mul(o.den / g1)
+            .ok_or(NumError::Overflow)?;
+        Num::ratio(n, d)
+    }
+    /// Exact quotient; a zero divisor is an error the caller must handle.
+    pub fn div(self, o: Num) -> Result<Num, NumError> {
+        if o.num == 0 {
+            return Err(NumError::DivisionByZero);
+        }
+        self.mul(Num::ratio(o.den, o.num)?)
+    }
+    /// Negation.
+    pub fn neg(self) -> Result<Num, NumError> {
+        Ok(Num {
+            num: self.num.checked_neg().ok_or(NumError::Overflow)?,
+            den: self.den,
+        })
+    }
+
+    /// Round to `places` decimal places with the given rule; stays exact.
+    pub fn round(self, places: u32, how: Rounding) -> Result<Num, NumError> {
+        let scale = 10i128.checked_pow(places).ok_or(NumError::Overflow)?;
+        let scaled = self.num.checked_mul(scale).ok_or(NumError::Overflow)?;
+        let q = scaled.div_euclid(self.den); // floor
+        let r = scaled.rem_euclid(self.den);
+        let rounded = match how {
+            Rounding::Floor => q,
+            Rounding::Ceil => {
+                if r == 0 {
+                    q
+                } else {
+                    q + 1
+                }
+            }
+            Rounding::Down => {
+                if scaled < 0 && r != 0 {
+                    q + 1
+                } else {
+                    q
+                }
+            }
+            Rounding::HalfUp => {
+                // Compare 2r with den: above half rounds up; exactly half goes away from zero.
+                let twice = r.checked_mul(2).ok_or(NumError::Overflow)?;
+                match twice.cmp(&self.den) {
+                    Ordering::Greater => q + 1,
+                    Ordering::Less => q,
+                    Ordering::Equal => {
+                        if scaled >= 0 {
+                            q + 1
+                        } else {
+                            q
+                        }
+                    }
+                }
+            }
+        };
+        Num::ratio(rounded, scale)
+    }
+
+    /// Exact conversion from a decimal (data and literals are read this way).
+    pub fn from_decimal(d: Decimal) -> Result<Num, NumError> {
+        let scale = 10i128
+            .checked_pow(d.scale())
+            .ok_or(NumError::Overflow)?;
+        Num::ratio(d.mantissa(), scale)
+    }
+
+    /// Parse a decimal string such as `-12.50` or `3`; also accepts `p/q`.
+    pub fn parse(s: &str) -> Option<Num> {
+        let s = s.trim();
+        if let Some((a, b)) = s.split_once('/') {
+            let a: i128 = a.trim().parse().ok()?;
+            let b: i128 = b.trim().parse().ok()?;
+            return Num::ratio(a, b).ok();
+        }
+        if s.is_empty() || s.contains(['e', 'E']) {
+            return None;
+        }
+        let d: Decimal = s.parse().ok()?;
+        Num::from_decimal(d).ok()
+    }
+
+    /// Decimal text with exactly `places` places, rounded half up (display only).
+    pub fn to_fixed(self, places: u32) -> String {
+        match self.round(places, Rounding::HalfUp) {
+            Ok(r) => {
+                let scale = 10i128.pow(places);
+                let v = r.num * (scale / r.den);
+                let neg = v < 0;
+                let v = v.unsigned_abs();
+                let s = scale as u128;
+                let int = v / s;
+                let frac = v % s;
+                let sign = if neg { "-" } else { "" };
+                if places == 0 {
+                    format!("{sign}{int}")
+                } else {
+                    format!("{sign}{int}.{frac:0width$}", width = places as usize)
+                }
+            }
+            Err(_) => self.to_string(),
+        }
+    }
+
+    /// Shortest exact decimal text if the fraction terminates, else `None`.
+    pub fn to_exact_decimal(self) -> Option<String> {
+        // A reduced fraction terminates iff the denominator has only 2s and 5s.
+        let mut d = self.den;
+        let mut places = 0u32;
+        let (mut twos, mut fives) = (0u32, 0u32);
+        while d % 2 == 0 {
+            d /= 2;
+            twos += 1;
+        }
+        while d % 5 == 0 {
+            d /= 5;
+            fives += 1;
+        }
+        if d != 1 {
+            return None;
+        }
+        places = places.max(twos).max(fives);
+        Some(self.to_fixed(places))
+    }
+}
+
+impl Ord for Num {
+    fn cmp(&self, o: &Num) -> Ordering {
+        if self.den == o.den {
+            return self.num.cmp(&o.num);
+        }
+        // a/b vs c/d  <=>  a*d vs c*b (b, d > 0). Fall back to a slower exact
+        // comparison only if the products overflow.
+        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+            (Some(l), Some(r)) => l.cmp(&r),
+            _ => cmp_continued(self.num, self.den, o.num, o.den),
+        }
+    }
+}
+impl PartialOrd for Num {
+    fn partial_cmp(&self, o: &Num) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+/// Exact comparison of a/b and c/d without overflow, by continued fractions.
+fn cmp_continued(a: i128, b: i128, c: i128, d: i128) -> Ordering {
+    let (qa, ra) = (a.div_euclid(b), a.rem_euclid(b));
+    let (qc, rc) = (c.div_euclid(d), c.rem_euclid(d));
+    if qa != qc {
+        return qa.cmp(&qc);
+    }
+    match (ra == 0, rc == 0) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        // ra/b vs rc/d  <=>  d/rc vs b/ra
+        (false, false) => cmp_continued(d, rc, b, ra),
+    }
+}
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_exact_decimal() {
+            Some(s) => f.write_str(&s),
+            None => write!(f, "{}/{}", self.num, self.den),
+        }
+    }
+}
+
+impl From<i64> for Num {
+    fn from(n: i64) -> Num {
+        Num::int(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(a: i128, b: i128) -> Num {
+        Num::ratio(a, b).unwrap()
+    }
+
+    #[test]
+    fn thirds_tie_exactly() {
+        // SPEC §6: the mean of 2/3, 2/3, 2/3 equals the mean of 1, 1, 0.
+        let two_thirds = q(2, 3);
+        let a = two_thirds
+            .add(two_thirds)
+            .unwrap()
+            .add(two_thirds)
+            .unwrap()
+            .div(Num::int(3))
+            .unwrap();
+        let b = Num::ONE.add(Num::ONE).unwrap().div(Num::int(3)).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.cmp(&b), Ordering::Equal);
+    }
+
+    #[test]
+    fn rounding_rules() {
+        assert_eq!(q(5, 2).round(0, Rounding::HalfUp).unwrap(), Num::int(3));
+        assert_eq!(q(-5, 2).round(0, Rounding::HalfUp).unwrap(), Num::int(-3));
+        assert_eq!(q(7, 3).round(0, Rounding::Down).unwrap(), Num::int(2));
+        assert_eq!(q(-7, 3).round(0, Rounding::Down).unwrap(), Num::int(-2));
+        assert_eq!(q(2, 3).to_fixed(2), "0.67");
+        assert_eq!(q(1, 2).to_string(), "0.5");
+        assert_eq!(q(1, 3).to_string(), "1/3");
+        assert_eq!(Num::int(-4).to_fixed(1), "-4.0");
+    }
+
+    #[test]
+    fn parse_and_overflow() {
+        assert_eq!(Num::parse("15.62"), Some(q(1562, 100)));
+        assert_eq!(Num::parse("1/3"), Some(q(1, 3)));
+        assert_eq!(Num::parse("1e5"), None);
+        let big = Num::ratio(i128::MAX, 1).unwrap();
+        assert_eq!(big.add(Num::ONE), Err(NumError::Overflow));
+        assert_eq!(Num::ONE.div(Num::ZERO), Err(NumError::DivisionByZero));
+    }
+
+    #[test]
+    fn compare_without_overflow() {
+        let a = q(i128::MAX - 1, i128::MAX);
+        let b = q(i128::MAX - 2, i128::MAX - 1);
+        assert_eq!(a.cmp(&b), Ordering::Greater);
+    }
+}
