@@ -6,4 +6,3 @@ use crate::model::Event;
 pub fn load_trf(source: &Source) -> Result<Event, Diag> {
     Err(Diag::error("tb::load::unsupported", "TRF loader not built yet").in_source(source))
 }
-/// Load a native JSON event.
