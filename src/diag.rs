@@ -104,6 +104,8 @@ pub struct Diag {
     pub severity: Severity,
     /// Further problems reported together with this one.
     pub related: Vec<Diag>,
+    /// The source with its name, as miette shows it.
+    named: Option<NamedSource<Arc<str>>>,
 }
 
 impl Diag {
@@ -117,6 +119,7 @@ impl Diag {
             labels: Vec::new(),
             severity: Severity::Error,
             related: Vec::new(),
+            named: None,
         }
     }
     /// A new warning.
@@ -133,14 +136,18 @@ impl Diag {
     }
     /// Point at a span of a source.
     pub fn at(mut self, source: &Source, span: Span, label: impl Into<String>) -> Diag {
-        self.source = Some(source.clone());
+        self.set_source(source);
         self.labels.push((span, label.into()));
         self
     }
     /// Attach the source without a label.
     pub fn in_source(mut self, source: &Source) -> Diag {
-        self.source = Some(source.clone());
+        self.set_source(source);
         self
+    }
+    fn set_source(&mut self, source: &Source) {
+        self.source = Some(source.clone());
+        self.named = Some(NamedSource::new(source.name.clone(), source.text.clone()));
     }
     /// Gather several diagnostics under one (all errors at once).
     pub fn many(code: &'static str, message: impl Into<String>, mut all: Vec<Diag>) -> Diag {
@@ -227,17 +234,14 @@ impl miette::Diagnostic for Diag {
             .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        self.source.as_ref().map(|s| &s.text as &dyn miette::SourceCode)
+        self.named.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         if self.labels.is_empty() {
             return None;
         }
         Some(Box::new(self.labels.iter().map(|(s, l)| {
-            LabeledSpan::new_with_span(
-                if l.is_empty() { None } else { Some(l.clone()) },
-                *s,
-            )
+            LabeledSpan::new_with_span(if l.is_empty() { None } else { Some(l.clone()) }, *s)
         })))
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
@@ -248,11 +252,4 @@ impl miette::Diagnostic for Diag {
             self.related.iter().map(|d| d as &dyn miette::Diagnostic),
         ))
     }
-}
-
-/// Wraps a diagnostic with a named source so miette prints the file name.
-pub fn named(d: &Diag) -> Option<NamedSource<Arc<str>>> {
-    d.source
-        .as_ref()
-        .map(|s| NamedSource::new(s.name.clone(), s.text.clone()))
 }

@@ -7,7 +7,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ast;
+pub mod check;
 pub mod diag;
-pub mod model;
+pub mod eval;
 pub mod load;
+pub mod model;
 pub mod num;
+pub mod parse;
+pub mod plan;
+pub mod rank;
+pub mod render;
+pub mod shipped;

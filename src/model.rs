@@ -396,7 +396,10 @@ impl Event {
 
     /// The id of a unit, if the event has it.
     pub fn find_unit(&self, name: &str) -> Option<UnitId> {
-        self.units.iter().position(|u| u == name).map(|i| i as UnitId)
+        self.units
+            .iter()
+            .position(|u| u == name)
+            .map(|i| i as UnitId)
     }
 
     /// Index of a participant by id.

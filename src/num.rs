@@ -195,9 +195,7 @@ impl Num {
 
     /// Exact conversion from a decimal (data and literals are read this way).
     pub fn from_decimal(d: Decimal) -> Result<Num, NumError> {
-        let scale = 10i128
-            .checked_pow(d.scale())
-            .ok_or(NumError::Overflow)?;
+        let scale = 10i128.checked_pow(d.scale()).ok_or(NumError::Overflow)?;
         Num::ratio(d.mantissa(), scale)
     }
 

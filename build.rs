@@ -1,0 +1,41 @@
+//! Embeds every `.tb` file under `rulesets/` in the binary, so shipped
+//! rulesets work from any directory.
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, base, out);
+        } else if p.extension().is_some_and(|e| e == "tb") {
+            let rel = p.strip_prefix(base).unwrap_or(&p).with_extension("");
+            let name = rel.to_string_lossy().replace('\\', "/");
+            out.push((
+                name,
+                p.canonicalize().unwrap_or(p.clone()).display().to_string(),
+            ));
+        }
+    }
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
+    println!("cargo:rerun-if-changed=rulesets");
+    let mut files = Vec::new();
+    walk(&root, &root, &mut files);
+    let mut code = String::from(
+        "/// Every shipped ruleset: (name, text).\npub static SHIPPED: &[(&str, &str)] = &[\n",
+    );
+    for (name, path) in &files {
+        let _ = writeln!(code, "    ({name:?}, include_str!({path:?})),");
+    }
+    code.push_str("];\n");
+    let out =
+        Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("shipped.rs");
+    let _ = std::fs::write(out, code);
+}

@@ -1,0 +1,930 @@
+//! AST → plan: load imports, resolve every name, check arities, cycles and contexts; report all errors at once.
+
+use crate::ast::{self, Action, ExprKind, FileId, HeaderKind, Item};
+use crate::diag::{Diag, Source, Span};
+use crate::num::Num;
+use crate::parse;
+use crate::plan::*;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Deepest chain of imports accepted.
+pub const MAX_IMPORT_DEPTH: usize = 16;
+/// Most files one ruleset may load.
+pub const MAX_FILES: usize = 256;
+
+/// Finds the text of an imported file.
+pub trait Resolve {
+    /// The source named `name`, imported from the file `from` (its display name).
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
+}
+
+/// Resolves shipped rulesets (embedded in the binary) and files on disk.
+pub struct StdResolver;
+
+impl Resolve for StdResolver {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        let from_path = Path::new(&from.name);
+        let on_disk = from_path.exists();
+        if on_disk {
+            let base = from_path.parent().unwrap_or(Path::new("."));
+            let mut p = base.join(name);
+            if p.extension().is_none() {
+                p.set_extension("tb");
+            }
+            if p.exists() {
+                return read_file(&p);
+            }
+        } else if let Some(dir) = from.name.rsplit_once('/').map(|(d, _)| d) {
+            // A shipped file: try a name relative to its folder first.
+            let rel = format!("{dir}/{name}");
+            if let Some(text) = crate::shipped::get(&rel) {
+                return Ok(Source::new(rel, text));
+            }
+        }
+        if let Some(text) = crate::shipped::get(name) {
+            return Ok(Source::new(name.to_string(), text));
+        }
+        Err(format!(
+            "no shipped ruleset and no file named `{name}`{}",
+            if on_disk {
+                " next to the importing file"
+            } else {
+                ""
+            }
+        ))
+    }
+}
+
+/// Read a ruleset file from disk (with the size limit).
+pub fn read_file(p: &PathBuf) -> Result<Source, String> {
+    let meta = std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    if meta.len() as usize > parse::MAX_FILE_BYTES {
+        return Err(format!(
+            "{} is larger than {} bytes",
+            p.display(),
+            parse::MAX_FILE_BYTES
+        ));
+    }
+    let text =
+        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    Ok(Source::new(p.display().to_string(), text))
+}
+
+/// Load a ruleset by shipped name or path.
+pub fn load_root(name: &str) -> Result<Source, Diag> {
+    let p = PathBuf::from(name);
+    if p.exists() {
+        return read_file(&p).map_err(|e| Diag::error("tb::check::io", e));
+    }
+    if let Some(text) = crate::shipped::get(name) {
+        return Ok(Source::new(name.to_string(), text));
+    }
+    Err(Diag::error(
+        "tb::check::unknown_ruleset",
+        format!("no shipped ruleset and no file named `{name}`"),
+    )
+    .with_help("`tb list` names the shipped rulesets; or give a path to a .tb file"))
+}
+
+/// Check a ruleset from its root source; imports resolved with `resolver`.
+/// `overrides` set parameters by name (from `--param`).
+pub fn check(
+    root: Source,
+    resolver: &dyn Resolve,
+    overrides: &[(String, Num)],
+) -> Result<Ruleset, Diag> {
+    let mut c = Checker::default();
+    c.load(root, resolver, 0, Vec::new());
+    if c.errors.is_empty() {
+        c.collect();
+    }
+    if c.errors.is_empty() {
+        c.resolve_all(overrides);
+    }
+    if !c.errors.is_empty() {
+        let n = c.errors.len();
+        return Err(Diag::many(
+            "tb::check::errors",
+            format!("the ruleset has {n} error{}", if n == 1 { "" } else { "s" }),
+            c.errors,
+        ));
+    }
+    Ok(c.finish())
+}
+
+#[derive(Default)]
+struct Checker {
+    files: Vec<Source>,
+    asts: Vec<ast::File>,
+    errors: Vec<Diag>,
+    title: Option<String>,
+    source_doc: Option<String>,
+    edition: Option<String>,
+    metric_defs: Vec<(FileId, ast::MetricDef)>,
+    proc_defs: Vec<(FileId, ast::ProcDef)>,
+    param_defs: Vec<(FileId, ast::Ident, ast::Expr)>,
+    sets: Vec<(FileId, ast::Ident, ast::Expr)>,
+    standings: Option<(FileId, ast::Ident)>,
+    names: HashMap<String, (FileId, Span)>,
+    metric_ix: HashMap<String, MetricId>,
+    proc_ix: HashMap<String, ProcId>,
+    param_ix: HashMap<String, usize>,
+    metrics: Vec<Metric>,
+    procs: Vec<Proc>,
+    params: Vec<Param>,
+    /// Metric → metrics its body uses (for the cycle check).
+    deps: Vec<Vec<(MetricId, Span)>>,
+}
+
+impl Checker {
+    fn err(
+        &mut self,
+        file: FileId,
+        span: Span,
+        code: &'static str,
+        msg: String,
+        label: &str,
+        help: &str,
+    ) {
+        let d = Diag::error(code, msg)
+            .at(&self.files[file], span, label)
+            .with_help(help);
+        self.errors.push(d);
+    }
+
+    fn load(&mut self, src: Source, resolver: &dyn Resolve, depth: usize, chain: Vec<String>) {
+        if self.files.iter().any(|f| f.name == src.name) {
+            return; // imported twice (diamond): load once
+        }
+        let id = self.files.len();
+        self.files.push(src.clone());
+        let file = match parse::parse(&src) {
+            Ok(f) => f,
+            Err(e) => {
+                self.errors.push(e);
+                self.asts.push(ast::File { items: Vec::new() });
+                return;
+            }
+        };
+        let imports: Vec<(String, Span)> = file
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Import(n, s) => Some((n.clone(), *s)),
+                _ => None,
+            })
+            .collect();
+        self.asts.push(file);
+        for (name, span) in imports {
+            let mut chain2 = chain.clone();
+            chain2.push(src.name.clone());
+            match resolver.resolve(&name, &src) {
+                Ok(s) => {
+                    if chain2.contains(&s.name) {
+                        self.err(
+                            id,
+                            span,
+                            "tb::check::import_cycle",
+                            format!("import cycle: {} → {}", chain2.join(" → "), s.name),
+                            "imports a file that imports this one",
+                            "move the shared definitions into a library both files import",
+                        );
+                    } else if depth + 1 > MAX_IMPORT_DEPTH || self.files.len() >= MAX_FILES {
+                        self.err(
+                            id,
+                            span,
+                            "tb::check::import_depth",
+                            format!("imports nest deeper than {MAX_IMPORT_DEPTH} or load more than {MAX_FILES} files"),
+                            "here",
+                            "flatten the library structure",
+                        );
+                    } else {
+                        self.load(s, resolver, depth + 1, chain2);
+                    }
+                }
+                Err(msg) => self.err(
+                    id,
+                    span,
+                    "tb::check::unknown_import",
+                    msg,
+                    "cannot find this",
+                    "`tb list` names the shipped rulesets and libraries; a path is relative to the importing file",
+                ),
+            }
+        }
+    }
+
+    fn define(&mut self, file: FileId, name: &ast::Ident) -> bool {
+        if let Some((f0, s0)) = self.names.get(&name.name).cloned() {
+            let (l, _) = self.files[f0].line_col(s0.start);
+            let first = format!("{}:{l}", self.files[f0].name);
+            self.err(
+                file,
+                name.span,
+                "tb::check::duplicate_definition",
+                format!("`{}` is defined twice", name.name),
+                "second definition",
+                &format!("the first definition is at {first}; rename one of them"),
+            );
+            return false;
+        }
+        self.names.insert(name.name.clone(), (file, name.span));
+        true
+    }
+
+    /// Gather definitions from every file; the root's headers describe the ruleset.
+    fn collect(&mut self) {
+        let asts = std::mem::take(&mut self.asts);
+        for (fid, f) in asts.iter().enumerate() {
+            for item in &f.items {
+                match item {
+                    Item::Header(k, s, _) if fid == 0 => match k {
+                        HeaderKind::Title => self.title = Some(s.clone()),
+                        HeaderKind::Source => self.source_doc = Some(s.clone()),
+                        HeaderKind::Edition => self.edition = Some(s.clone()),
+                    },
+                    Item::Header(..) | Item::Import(..) => {}
+                    Item::Param(n, e) => {
+                        if self.define(fid, n) {
+                            self.param_defs.push((fid, n.clone(), e.clone()));
+                        }
+                    }
+                    Item::Set(n, e) => self.sets.push((fid, n.clone(), e.clone())),
+                    Item::Metric(m) => {
+                        if self.define(fid, &m.name) {
+                            self.metric_defs.push((fid, m.clone()));
+                        }
+                    }
+                    Item::Procedure(p) => {
+                        if self.define(fid, &p.name) {
+                            self.proc_defs.push((fid, p.clone()));
+                        }
+                    }
+                    Item::Standings(n) => {
+                        if fid == 0 {
+                            if let Some((f0, _)) = &self.standings {
+                                let f0 = *f0;
+                                self.err(
+                                    fid,
+                                    n.span,
+                                    "tb::check::duplicate_standings",
+                                    "the ruleset names its standings procedure twice".into(),
+                                    "second `standings`",
+                                    &format!(
+                                        "keep one `standings` line (the other is in {})",
+                                        self.files[f0].name
+                                    ),
+                                );
+                            } else {
+                                self.standings = Some((fid, n.clone()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.asts = asts;
+    }
+
+    fn resolve_all(&mut self, overrides: &[(String, Num)]) {
+        // Parameters: constant values.
+        for (fid, n, e) in self.param_defs.clone() {
+            let value = match const_eval(&e) {
+                Some(v) => v,
+                None => {
+                    self.err(
+                        fid,
+                        e.span,
+                        "tb::check::param_not_constant",
+                        format!("parameter `{}` must be a number", n.name),
+                        "not a constant number",
+                        "write a number such as `0.33` or `-1`",
+                    );
+                    Num::ZERO
+                }
+            };
+            self.param_ix.insert(n.name.clone(), self.params.len());
+            self.params.push(Param {
+                name: n.name.clone(),
+                value,
+                file: fid,
+                span: n.span,
+            });
+        }
+        for (fid, n, e) in self.sets.clone() {
+            match (self.param_ix.get(&n.name).copied(), const_eval(&e)) {
+                (Some(i), Some(v)) => self.params[i].value = v,
+                (None, _) => self.err(
+                    fid,
+                    n.span,
+                    "tb::check::unknown_param",
+                    format!("`set {}`: no parameter of that name", n.name),
+                    "unknown parameter",
+                    &self.suggest(&n.name, "a parameter"),
+                ),
+                (_, None) => self.err(
+                    fid,
+                    e.span,
+                    "tb::check::param_not_constant",
+                    format!("`set {}` needs a number", n.name),
+                    "not a constant number",
+                    "write a number such as `0.5`",
+                ),
+            }
+        }
+        for (name, v) in overrides {
+            match self.param_ix.get(name) {
+                Some(&i) => self.params[i].value = *v,
+                None => {
+                    let known: Vec<_> = self.params.iter().map(|p| p.name.clone()).collect();
+                    self.errors.push(
+                        Diag::error(
+                            "tb::check::unknown_param",
+                            format!("--param {name}: the ruleset has no such parameter"),
+                        )
+                        .with_help(if known.is_empty() {
+                            "this ruleset has no parameters".to_string()
+                        } else {
+                            format!("its parameters are: {}", known.join(", "))
+                        }),
+                    );
+                }
+            }
+        }
+        // Metric and procedure indices first, so bodies can refer forward.
+        for (i, (_, m)) in self.metric_defs.iter().enumerate() {
+            self.metric_ix.insert(m.name.name.clone(), i);
+        }
+        for (i, (_, p)) in self.proc_defs.iter().enumerate() {
+            self.proc_ix.insert(p.name.name.clone(), i);
+        }
+        self.deps = vec![Vec::new(); self.metric_defs.len()];
+        for (i, (fid, m)) in self.metric_defs.clone().into_iter().enumerate() {
+            let mut sc = Scope::new(
+                fid,
+                if m.group_relative {
+                    Ctx::Criterion
+                } else {
+                    Ctx::Metric
+                },
+                Some(i),
+            );
+            for p in &m.params {
+                sc.bind(&p.name);
+            }
+            let body = self.expr(&m.body, &mut sc);
+            self.metrics.push(Metric {
+                name: m.name.name.clone(),
+                label: m.label.clone().unwrap_or_else(|| m.name.name.clone()),
+                arity: m.params.len(),
+                slots: sc.max_slots,
+                body,
+                cite: m.cite.clone(),
+                doc: m.doc.clone(),
+                group_relative: m.group_relative,
+                file: fid,
+                span: m.name.span,
+            });
+        }
+        self.cycles();
+        for (fid, p) in self.proc_defs.clone() {
+            let default = match &p.default_then {
+                Some(h) => self.handoff(fid, h),
+                None => PHandoff::Always(PAction::Continue),
+            };
+            let mut steps = Vec::new();
+            for s in &p.steps {
+                let mut sc = Scope::new(fid, Ctx::Step, None);
+                let expr = self.expr(&s.expr, &mut sc);
+                let group_relative = sc.uses_group;
+                let when = s.when.as_ref().map(|w| {
+                    let mut wc = Scope::new(fid, Ctx::Condition, None);
+                    let e = self.expr(w, &mut wc);
+                    sc.max_slots = sc.max_slots.max(wc.max_slots);
+                    e
+                });
+                let then = match &s.then {
+                    Some(h) => self.handoff(fid, h),
+                    None => default.clone(),
+                };
+                let label = s.label.clone().unwrap_or_else(|| match &s.expr.kind {
+                    ExprKind::Var(n) => self
+                        .metric_ix
+                        .get(n)
+                        .map(|&i| {
+                            self.metric_defs[i]
+                                .1
+                                .label
+                                .clone()
+                                .unwrap_or_else(|| n.clone())
+                        })
+                        .unwrap_or_else(|| n.clone()),
+                    _ => self.files[fid].text[s.expr.span.start..s.expr.span.end].to_string(),
+                });
+                let cite = s.cite.clone();
+                steps.push(PStep {
+                    expr,
+                    slots: sc.max_slots,
+                    dir: s.dir,
+                    select: s.select,
+                    when,
+                    then,
+                    label,
+                    decimals: s.decimals,
+                    cite,
+                    doc: s.doc.clone(),
+                    group_relative,
+                    file: fid,
+                    span: s.span,
+                });
+            }
+            let (end, end_cite) = match &p.end {
+                Some(e) => (e.kind.clone(), e.cite.clone()),
+                None => (ast::EndKind::Shared, None),
+            };
+            self.procs.push(Proc {
+                name: p.name.name.clone(),
+                cite: p.cite.clone(),
+                steps,
+                end,
+                end_cite,
+                doc: p.doc.clone(),
+                file: fid,
+            });
+        }
+        if let Some((fid, n)) = self.standings.clone() {
+            if !self.proc_ix.contains_key(&n.name) {
+                self.err(
+                    fid,
+                    n.span,
+                    "tb::check::unknown_procedure",
+                    format!("`standings {}`: no procedure of that name", n.name),
+                    "unknown procedure",
+                    &self.suggest(&n.name, "a procedure"),
+                );
+            }
+        }
+    }
+
+    fn handoff(&mut self, fid: FileId, h: &ast::Handoff) -> PHandoff {
+        match h {
+            ast::Handoff::Always(a) => PHandoff::Always(self.action(fid, a)),
+            ast::Handoff::BySize(cases, other) => {
+                let cases = cases
+                    .iter()
+                    .map(|(n, a)| (*n, self.action(fid, a)))
+                    .collect();
+                let other = other
+                    .as_ref()
+                    .map(|a| self.action(fid, a))
+                    .unwrap_or(PAction::Continue);
+                PHandoff::BySize(cases, other)
+            }
+        }
+    }
+
+    fn action(&mut self, fid: FileId, a: &Action) -> PAction {
+        match a {
+            Action::Continue => PAction::Continue,
+            Action::Restart => PAction::Restart,
+            Action::Repeat => PAction::Repeat,
+            Action::Proc(n) => match self.proc_ix.get(&n.name) {
+                Some(&i) => PAction::Proc(i),
+                None => {
+                    let help = self.suggest(&n.name, "a procedure");
+                    self.err(
+                        fid,
+                        n.span,
+                        "tb::check::unknown_procedure",
+                        format!("no procedure named `{}`", n.name),
+                        "unknown procedure",
+                        &help,
+                    );
+                    PAction::Continue
+                }
+            },
+        }
+    }
+
+    /// "did you mean" help from every name the ruleset defines.
+    fn suggest(&self, name: &str, what: &str) -> String {
+        let mut best: Option<(usize, &str)> = None;
+        let builtins = ["me", "rounds", "sessions", "group", "others", "event"];
+        let all = self
+            .names
+            .keys()
+            .map(|s| s.as_str())
+            .chain(builtins.iter().copied());
+        for cand in all {
+            let d = edit_distance(name, cand);
+            if d <= 2.max(name.len() / 3) && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, cand));
+            }
+        }
+        match best {
+            Some((_, c)) => format!("did you mean `{c}`? (expected {what})"),
+            None => format!("expected {what}; define it, or import the library that does"),
+        }
+    }
+
+    fn cycles(&mut self) {
+        // Depth-first search with colours; report each cycle once.
+        let n = self.deps.len();
+        let mut colour = vec![0u8; n];
+        let mut reported = vec![false; n];
+        for start in 0..n {
+            if colour[start] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
+            let mut path: Vec<usize> = vec![start];
+            colour[start] = 1;
+            while let Some(&mut (node, ref mut next)) = stack.last_mut() {
+                if *next < self.deps[node].len() {
+                    let (to, span) = self.deps[node][*next];
+                    *next += 1;
+                    if colour[to] == 1 {
+                        if !reported[to] {
+                            reported[to] = true;
+                            let pos = path.iter().position(|&p| p == to).unwrap_or(0);
+                            let mut names: Vec<String> = path[pos..]
+                                .iter()
+                                .map(|&i| self.metrics[i].name.clone())
+                                .collect();
+                            names.push(self.metrics[to].name.clone());
+                            let fid = self.metrics[node].file;
+                            self.err(
+                                fid,
+                                span,
+                                "tb::check::cycle",
+                                format!("metrics depend on themselves: {}", names.join(" → ")),
+                                "this use closes the cycle",
+                                "a metric may use other participants' values of *other* metrics, never its own",
+                            );
+                        }
+                    } else if colour[to] == 0 {
+                        colour[to] = 1;
+                        stack.push((to, 0));
+                        path.push(to);
+                    }
+                } else {
+                    colour[node] = 2;
+                    stack.pop();
+                    path.pop();
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Ruleset {
+        let standings = self
+            .standings
+            .as_ref()
+            .and_then(|(_, n)| self.proc_ix.get(&n.name).copied());
+        Ruleset {
+            title: self.title,
+            source_doc: self.source_doc,
+            edition: self.edition,
+            files: self.files,
+            metrics: self.metrics,
+            params: self.params,
+            procs: self.procs,
+            standings,
+        }
+    }
+
+    fn pe(&self, kind: PKind, span: Span, file: FileId) -> PExpr {
+        PExpr { kind, span, file }
+    }
+
+    fn expr(&mut self, e: &ast::Expr, sc: &mut Scope) -> PExpr {
+        let f = sc.file;
+        let kind = match &e.kind {
+            ExprKind::Num(n) => PKind::Num(*n),
+            ExprKind::Bool(b) => PKind::Bool(*b),
+            ExprKind::Str(s) => PKind::Str(Arc::from(s.as_str())),
+            ExprKind::Infinity => PKind::Infinity,
+            ExprKind::Var(name) => self.var(name, e.span, sc),
+            ExprKind::Field(base, name, args) => {
+                let b = self.expr(base, sc);
+                if let Some(&id) = self.metric_ix.get(&name.name) {
+                    let args = args.as_deref().unwrap_or(&[]);
+                    let pargs = args.iter().map(|a| self.expr(a, sc)).collect();
+                    self.metric_use(id, name.span, args.len(), sc);
+                    PKind::Metric(id, Some(Box::new(b)), pargs)
+                } else if args.is_some() {
+                    let help = self.suggest(&name.name, "a metric");
+                    self.err(
+                        f,
+                        name.span,
+                        "tb::check::unknown_metric",
+                        format!("no metric named `{}`", name.name),
+                        "unknown metric",
+                        &help,
+                    );
+                    PKind::Bool(false)
+                } else {
+                    PKind::Field(
+                        Box::new(b),
+                        Field {
+                            name: Arc::from(name.name.as_str()),
+                            builtin: BuiltinField::by_name(&name.name),
+                        },
+                    )
+                }
+            }
+            ExprKind::Call(name, args) => {
+                let pargs: Vec<PExpr> = args.iter().map(|a| self.expr(a, sc)).collect();
+                if let Some(&id) = self.metric_ix.get(&name.name) {
+                    self.metric_use(id, name.span, args.len(), sc);
+                    PKind::Metric(id, None, pargs)
+                } else if let Some(func) = Func::by_name(&name.name) {
+                    let (lo, hi) = func.arity();
+                    if args.len() < lo || args.len() > hi {
+                        let want = if lo == hi {
+                            format!("{lo}")
+                        } else {
+                            format!("{lo} to {hi}")
+                        };
+                        self.err(
+                            f,
+                            e.span,
+                            "tb::check::arity",
+                            format!(
+                                "`{}` takes {want} argument{}, not {}",
+                                name.name,
+                                if hi == 1 { "" } else { "s" },
+                                args.len()
+                            ),
+                            "wrong number of arguments",
+                            "see the list of built-in functions in the README",
+                        );
+                    }
+                    PKind::Call(func, pargs)
+                } else {
+                    let help = self.suggest(&name.name, "a metric or built-in function");
+                    self.err(
+                        f,
+                        name.span,
+                        "tb::check::unknown_function",
+                        format!("no metric or function named `{}`", name.name),
+                        "unknown",
+                        &help,
+                    );
+                    PKind::Bool(false)
+                }
+            }
+            ExprKind::Aggregate(name, g) => {
+                let agg = Agg::by_name(&name.name);
+                if agg.is_none() {
+                    self.err(
+                        f,
+                        name.span,
+                        "tb::check::unknown_aggregate",
+                        format!("`{}` cannot take `for ... in ...`", name.name),
+                        "not an aggregate",
+                        "aggregates are sum, mean, count, min, max, all and any; lists are written `[x for r in rounds]`",
+                    );
+                }
+                let pg = self.generator(g, sc, false);
+                PKind::Agg(agg.unwrap_or(Agg::Sum), pg)
+            }
+            ExprKind::List(g) => PKind::List(self.generator(g, sc, true)),
+            ExprKind::If(c, a, b) => PKind::If(
+                Box::new(self.expr(c, sc)),
+                Box::new(self.expr(a, sc)),
+                Box::new(self.expr(b, sc)),
+            ),
+            ExprKind::Unary(op, x) => PKind::Unary(*op, Box::new(self.expr(x, sc))),
+            ExprKind::Binary(op, a, b) => {
+                PKind::Binary(*op, Box::new(self.expr(a, sc)), Box::new(self.expr(b, sc)))
+            }
+        };
+        self.pe(kind, e.span, f)
+    }
+
+    fn generator(&mut self, g: &ast::Generator, sc: &mut Scope, is_list: bool) -> PGen {
+        let mark = sc.locals.len();
+        let mut fors = Vec::new();
+        for (v, coll) in &g.fors {
+            let c = self.expr(coll, sc);
+            let slot = sc.bind(&v.name);
+            fors.push((slot, c));
+        }
+        let elem = Box::new(self.expr(&g.elem, sc));
+        let cond = g.cond.as_ref().map(|c| Box::new(self.expr(c, sc)));
+        let by = g.by.as_ref().map(|c| Box::new(self.expr(c, sc)));
+        let voluntary = g.voluntary.as_ref().map(|c| Box::new(self.expr(c, sc)));
+        if !is_list && (by.is_some() || voluntary.is_some()) {
+            self.err(
+                sc.file,
+                g.elem.span,
+                "tb::check::by_outside_list",
+                "`by` and `voluntary` belong in a list `[...]`".into(),
+                "here",
+                "write the list as `[x for r in rounds by key]` and aggregate it",
+            );
+        }
+        sc.unbind_to(mark);
+        PGen {
+            elem,
+            fors,
+            cond,
+            by,
+            voluntary,
+        }
+    }
+
+    fn metric_use(&mut self, id: MetricId, span: Span, nargs: usize, sc: &mut Scope) {
+        let (arity, group_relative, name) = {
+            let (_, m) = &self.metric_defs[id];
+            (m.params.len(), m.group_relative, m.name.name.clone())
+        };
+        if arity != nargs {
+            self.err(
+                sc.file,
+                span,
+                "tb::check::arity",
+                format!(
+                    "`{name}` takes {arity} argument{}, not {nargs}",
+                    if arity == 1 { "" } else { "s" }
+                ),
+                "wrong number of arguments",
+                "give one value for each parameter in the metric's definition",
+            );
+        }
+        if group_relative {
+            sc.uses_group = true;
+            if sc.ctx == Ctx::Metric {
+                self.err(
+                    sc.file,
+                    span,
+                    "tb::check::group_in_metric",
+                    format!("metric uses `{name}`, a criterion computed among the tied group"),
+                    "group-relative",
+                    "declare the using definition as a `criterion`, or use it directly as a step",
+                );
+            }
+        }
+        if let Some(cur) = sc.current {
+            self.deps[cur].push((id, span));
+        }
+    }
+
+    fn var(&mut self, name: &str, span: Span, sc: &mut Scope) -> PKind {
+        if let Some(slot) = sc.lookup(name) {
+            return PKind::Local(slot);
+        }
+        if let Some(&i) = self.param_ix.get(name) {
+            return PKind::Param(i);
+        }
+        if let Some(&id) = self.metric_ix.get(name) {
+            self.metric_use(id, span, 0, sc);
+            return PKind::Metric(id, None, Vec::new());
+        }
+        let builtin = match name {
+            "me" => Some(Builtin::Me),
+            "rounds" => Some(Builtin::Rounds),
+            "sessions" => Some(Builtin::Sessions),
+            "group" => Some(Builtin::Group),
+            "others" => Some(Builtin::Others),
+            "event" => Some(Builtin::Event),
+            _ => None,
+        };
+        let self_field = match name {
+            "score" | "rating" | "rated" | "id" | "withdrawn" => BuiltinField::by_name(name),
+            _ => None,
+        };
+        let needs_me = !matches!(
+            builtin,
+            Some(Builtin::Group) | Some(Builtin::Others) | Some(Builtin::Event)
+        );
+        if builtin.is_some() || self_field.is_some() {
+            if matches!(builtin, Some(Builtin::Group) | Some(Builtin::Others)) {
+                sc.uses_group = true;
+                if sc.ctx == Ctx::Metric {
+                    self.err(
+                        sc.file,
+                        span,
+                        "tb::check::group_in_metric",
+                        format!("`{name}` is only known among a tied group"),
+                        "group-relative",
+                        "declare this definition with `criterion` instead of `metric`",
+                    );
+                }
+            }
+            if needs_me && sc.ctx == Ctx::Condition {
+                self.err(
+                    sc.file,
+                    span,
+                    "tb::check::me_in_condition",
+                    format!("a step's `when` condition is about the whole group; `{name}` is about one participant"),
+                    "per-participant",
+                    "write the condition over the group, e.g. `all(t.rated for t in group)`",
+                );
+            }
+            if let Some(b) = builtin {
+                return PKind::Builtin(b);
+            }
+            return PKind::Field(
+                Box::new(self.pe(PKind::Builtin(Builtin::Me), span, sc.file)),
+                Field {
+                    name: Arc::from(name),
+                    builtin: self_field,
+                },
+            );
+        }
+        let help = self.suggest(name, "a metric, parameter or variable");
+        self.err(
+            sc.file,
+            span,
+            "tb::check::unknown_metric",
+            format!("unknown name `{name}`"),
+            "not defined",
+            &help,
+        );
+        PKind::Bool(false)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ctx {
+    Metric,
+    Criterion,
+    Step,
+    Condition,
+}
+
+struct Scope {
+    file: FileId,
+    ctx: Ctx,
+    current: Option<MetricId>,
+    locals: Vec<(String, usize)>,
+    max_slots: usize,
+    uses_group: bool,
+}
+
+impl Scope {
+    fn new(file: FileId, ctx: Ctx, current: Option<MetricId>) -> Scope {
+        Scope {
+            file,
+            ctx,
+            current,
+            locals: Vec::new(),
+            max_slots: 0,
+            uses_group: false,
+        }
+    }
+    fn bind(&mut self, name: &str) -> usize {
+        let slot = self.locals.len();
+        self.locals.push((name.to_string(), slot));
+        self.max_slots = self.max_slots.max(slot + 1);
+        slot
+    }
+    fn unbind_to(&mut self, mark: usize) {
+        self.locals.truncate(mark);
+    }
+    fn lookup(&self, name: &str) -> Option<usize> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
+    }
+}
+
+/// Evaluate a constant parameter expression (numbers, signs, + - * /).
+fn const_eval(e: &ast::Expr) -> Option<Num> {
+    match &e.kind {
+        ExprKind::Num(n) => Some(*n),
+        ExprKind::Unary(ast::UnOp::Neg, x) => const_eval(x)?.neg().ok(),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (const_eval(a)?, const_eval(b)?);
+            match op {
+                ast::BinOp::Add => a.add(b).ok(),
+                ast::BinOp::Sub => a.sub(b).ok(),
+                ast::BinOp::Mul => a.mul(b).ok(),
+                ast::BinOp::Div => a.div(b).ok(),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}

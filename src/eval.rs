@@ -1,0 +1,1000 @@
+//! Evaluates compiled expressions over an event: exact values, metrics cached once per participant.
+
+use crate::ast::UnOp;
+use crate::diag::{Diag, Span};
+use crate::model::{Event, Pid, Side, Status, System};
+use crate::num::{Num, NumError, Rounding};
+use crate::plan::*;
+use std::cmp::Ordering;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// One item of a list value: its value, its significance for cuts, and
+/// whether it comes from a voluntarily unplayed round (FIDE 16.5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListItem {
+    /// The contribution.
+    pub value: Num,
+    /// What "least significant" compares (FIDE 14.1.1(d): the opponent's score).
+    pub key: Num,
+    /// From a voluntarily unplayed round.
+    pub voluntary: bool,
+}
+
+/// A runtime value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Undefined (a quotient by zero, a bye's opponent, an unrated rating).
+    Undef,
+    /// An exact number.
+    Num(Num),
+    /// Larger than every number.
+    Inf,
+    /// True or false.
+    Bool(bool),
+    /// Text.
+    Str(Arc<str>),
+    /// A participant.
+    Part(Pid),
+    /// A participant's entry (index into its entries).
+    Entry(Pid, u32),
+    /// A board of an entry.
+    Board(Pid, u32, u32),
+    /// The event.
+    Event,
+    /// A list with significance keys.
+    List(Rc<Vec<ListItem>>),
+    /// Participants (the group, the others, everyone).
+    Parts(Rc<Vec<Pid>>),
+    /// A participant's entries.
+    Entries(Pid),
+    /// An entry's boards.
+    Boards(Pid, u32),
+    /// Plain numbers (sessions).
+    Nums(Rc<Vec<Num>>),
+}
+
+impl Value {
+    /// The number, if this is one.
+    pub fn as_num(&self) -> Option<Num> {
+        match self {
+            Value::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+    /// Display text with `decimals` places for numbers (exact when None and terminating).
+    pub fn display(&self, decimals: Option<u32>) -> Option<String> {
+        match self {
+            Value::Undef => None,
+            Value::Num(n) => Some(match decimals {
+                Some(d) => n.to_fixed(d),
+                None => n.to_exact_decimal().unwrap_or_else(|| n.to_fixed(4)),
+            }),
+            Value::Inf => Some("inf".into()),
+            Value::Bool(b) => Some(if *b { "1".into() } else { "0".into() }),
+            Value::Str(s) => Some(s.to_string()),
+            Value::List(items) => Some(
+                items
+                    .iter()
+                    .map(|i| Value::Num(i.value).display(decimals).unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            _ => Some("?".into()),
+        }
+    }
+    fn kind(&self) -> &'static str {
+        match self {
+            Value::Undef => "undefined",
+            Value::Num(_) => "a number",
+            Value::Inf => "infinity",
+            Value::Bool(_) => "true/false",
+            Value::Str(_) => "text",
+            Value::Part(_) => "a participant",
+            Value::Entry(..) => "a round entry",
+            Value::Board(..) => "a board",
+            Value::Event => "the event",
+            Value::List(_) => "a list",
+            Value::Parts(_) => "a set of participants",
+            Value::Entries(_) => "a participant's rounds",
+            Value::Boards(..) => "an entry's boards",
+            Value::Nums(_) => "a list of numbers",
+        }
+    }
+}
+
+/// Compare two step values, better first for `desc`; undefined is always last.
+pub fn compare_values(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Undef, Value::Undef) => Ordering::Equal,
+        (Value::Undef, _) => Ordering::Less,
+        (_, Value::Undef) => Ordering::Greater,
+        (Value::Inf, Value::Inf) => Ordering::Equal,
+        (Value::Inf, _) => Ordering::Greater,
+        (_, Value::Inf) => Ordering::Less,
+        (Value::Num(x), Value::Num(y)) => x.cmp(y),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::List(x), Value::List(y)) => {
+            for (i, j) in x.iter().zip(y.iter()) {
+                match i.value.cmp(&j.value) {
+                    Ordering::Equal => continue,
+                    o => return o,
+                }
+            }
+            x.len().cmp(&y.len())
+        }
+        _ => Ordering::Equal,
+    }
+}
+
+/// An evaluation failure, with the place in the ruleset it comes from.
+#[derive(Clone, Debug)]
+pub struct EvalError {
+    /// Stable code.
+    pub code: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// How to fix it.
+    pub help: String,
+    /// File of the expression.
+    pub file: usize,
+    /// Span of the expression.
+    pub span: Span,
+}
+
+impl EvalError {
+    /// As a diagnostic pointing into the ruleset.
+    pub fn to_diag(&self, rs: &Ruleset) -> Diag {
+        let d = Diag::error(self.code, self.message.clone()).with_help(self.help.clone());
+        match rs.files.get(self.file) {
+            Some(src) => d.at(src, self.span, "while evaluating this"),
+            None => d,
+        }
+    }
+}
+
+type R<T> = Result<T, EvalError>;
+
+/// Per-evaluation environment: who "me" is, local slots, the tied group.
+#[derive(Clone, Debug)]
+pub struct Env {
+    /// The participant being evaluated.
+    pub me: Option<Pid>,
+    /// Local slots.
+    pub locals: Vec<Value>,
+    /// The tied group, for criteria.
+    pub group: Option<Rc<Vec<Pid>>>,
+}
+
+/// Evaluates a ruleset's expressions over one event.
+pub struct Evaluator<'a> {
+    /// The event.
+    pub event: &'a Event,
+    /// The ruleset.
+    pub rs: &'a Ruleset,
+    /// Total score per participant.
+    pub scores: Vec<Num>,
+    /// Score after each entry, per participant.
+    running: Vec<Vec<Num>>,
+    /// Cached zero-argument metric values: `[metric][participant]`.
+    cache: Vec<Vec<Option<Value>>>,
+    all: Rc<Vec<Pid>>,
+    depth: usize,
+}
+
+/// Deepest nesting of metric evaluations (guards the native stack).
+pub const MAX_EVAL_DEPTH: usize = 400;
+
+impl<'a> Evaluator<'a> {
+    /// Prepare to evaluate `rs` over `event`.
+    pub fn new(event: &'a Event, rs: &'a Ruleset) -> Result<Evaluator<'a>, Diag> {
+        let mut scores = Vec::with_capacity(event.participants.len());
+        let mut running = Vec::with_capacity(event.participants.len());
+        for p in &event.participants {
+            let mut total = Num::ZERO;
+            let mut run = Vec::with_capacity(p.entries.len());
+            for e in &p.entries {
+                total = total.add(e.points).map_err(|_| {
+                    Diag::error(
+                        "tb::eval::overflow",
+                        format!("{}'s score is too large to hold exactly", p.name),
+                    )
+                })?;
+                run.push(total);
+            }
+            scores.push(total);
+            running.push(run);
+        }
+        Ok(Evaluator {
+            event,
+            rs,
+            scores,
+            running,
+            cache: vec![Vec::new(); rs.metrics.len()],
+            all: Rc::new((0..event.participants.len()).collect()),
+            depth: 0,
+        })
+    }
+
+    fn fail(&self, e: &PExpr, code: &'static str, message: String, help: &str) -> EvalError {
+        EvalError {
+            code,
+            message,
+            help: help.to_string(),
+            file: e.file,
+            span: e.span,
+        }
+    }
+
+    fn arith(&self, e: &PExpr, r: Result<Num, NumError>) -> R<Value> {
+        match r {
+            Ok(n) => Ok(Value::Num(n)),
+            Err(NumError::DivisionByZero) => Ok(Value::Undef),
+            Err(NumError::Overflow) => Err(self.fail(
+                e,
+                "tb::eval::overflow",
+                "a value grew too large to hold exactly".into(),
+                "check the data for absurd numbers; values beyond about 10^30 are refused",
+            )),
+        }
+    }
+
+    /// The value of metric `id` for participant `p` (cached when it takes no arguments).
+    pub fn metric(
+        &mut self,
+        id: MetricId,
+        p: Pid,
+        args: Vec<Value>,
+        group: Option<Rc<Vec<Pid>>>,
+        at: &PExpr,
+    ) -> R<Value> {
+        let cacheable = args.is_empty() && !self.rs.metrics[id].group_relative;
+        if cacheable {
+            if let Some(Some(v)) = self.cache[id].get(p) {
+                return Ok(v.clone());
+            }
+        }
+        if self.depth >= MAX_EVAL_DEPTH {
+            return Err(self.fail(
+                at,
+                "tb::eval::too_deep",
+                "metrics nest too deeply".into(),
+                "simplify the chain of metric definitions",
+            ));
+        }
+        let rs = self.rs;
+        let m = &rs.metrics[id];
+        let mut locals = args;
+        locals.resize(m.slots.max(locals.len()), Value::Undef);
+        let mut env = Env {
+            me: Some(p),
+            locals,
+            group,
+        };
+        self.depth += 1;
+        let v = self.eval(&m.body, &mut env);
+        self.depth -= 1;
+        let v = v?;
+        if cacheable {
+            let n = self.event.participants.len();
+            let c = &mut self.cache[id];
+            if c.is_empty() {
+                c.resize(n, None);
+            }
+            c[p] = Some(v.clone());
+        }
+        Ok(v)
+    }
+
+    fn me(&self, e: &PExpr, env: &Env) -> R<Pid> {
+        env.me.ok_or_else(|| {
+            self.fail(
+                e,
+                "tb::eval::no_participant",
+                "this needs a participant".into(),
+                "use it inside a metric or step",
+            )
+        })
+    }
+
+    /// Evaluate an expression.
+    pub fn eval(&mut self, e: &PExpr, env: &mut Env) -> R<Value> {
+        Ok(match &e.kind {
+            PKind::Num(n) => Value::Num(*n),
+            PKind::Bool(b) => Value::Bool(*b),
+            PKind::Str(s) => Value::Str(s.clone()),
+            PKind::Infinity => Value::Inf,
+            PKind::Local(i) => env.locals.get(*i).cloned().unwrap_or(Value::Undef),
+            PKind::Param(i) => Value::Num(self.rs.params[*i].value),
+            PKind::Builtin(b) => match b {
+                Builtin::Me => Value::Part(self.me(e, env)?),
+                Builtin::Rounds => Value::Entries(self.me(e, env)?),
+                Builtin::Sessions => {
+                    let p = self.me(e, env)?;
+                    Value::Nums(Rc::new(self.event.participants[p].sessions.clone()))
+                }
+                Builtin::Group => Value::Parts(env.group.clone().ok_or_else(|| self.no_group(e))?),
+                Builtin::Others => {
+                    let g = env.group.clone().ok_or_else(|| self.no_group(e))?;
+                    let me = env.me;
+                    Value::Parts(Rc::new(
+                        g.iter().copied().filter(|&q| Some(q) != me).collect(),
+                    ))
+                }
+                Builtin::Event => Value::Event,
+            },
+            PKind::Metric(id, target, args) => {
+                let p = match target {
+                    None => self.me(e, env)?,
+                    Some(t) => match self.eval(t, env)? {
+                        Value::Part(p) => p,
+                        Value::Undef => return Ok(Value::Undef),
+                        other => {
+                            return Err(self.fail(
+                                t,
+                                "tb::eval::type",
+                                format!(
+                                    "`.{}` needs a participant, not {}",
+                                    self.rs.metrics[*id].name,
+                                    other.kind()
+                                ),
+                                "metrics belong to participants: write e.g. `r.opponent.score`",
+                            ))
+                        }
+                    },
+                };
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, env)?);
+                }
+                let group = if self.rs.metrics[*id].group_relative {
+                    env.group.clone()
+                } else {
+                    None
+                };
+                self.metric(*id, p, vals, group, e)?
+            }
+            PKind::Field(base, f) => {
+                let b = self.eval(base, env)?;
+                self.field(e, &b, f)?
+            }
+            PKind::Call(func, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, env)?);
+                }
+                self.call(e, *func, vals)?
+            }
+            PKind::Agg(agg, g) => self.aggregate(e, *agg, g, env)?,
+            PKind::List(g) => {
+                let mut items = Vec::new();
+                self.generate(e, g, 0, env, &mut |ev, env| {
+                    let v = ev.eval(&g.elem, env)?;
+                    let value = match v {
+                        Value::Num(n) => n,
+                        Value::Undef => return Ok(()),
+                        other => {
+                            return Err(ev.fail(
+                                &g.elem,
+                                "tb::eval::type",
+                                format!("list items must be numbers, not {}", other.kind()),
+                                "",
+                            ))
+                        }
+                    };
+                    let key = match &g.by {
+                        Some(k) => match ev.eval(k, env)? {
+                            Value::Num(n) => n,
+                            _ => value,
+                        },
+                        None => value,
+                    };
+                    let voluntary = match &g.voluntary {
+                        Some(c) => ev.truthy(c, env)?,
+                        None => false,
+                    };
+                    items.push(ListItem {
+                        value,
+                        key,
+                        voluntary,
+                    });
+                    Ok(())
+                })?;
+                Value::List(Rc::new(items))
+            }
+            PKind::If(c, a, b) => {
+                if self.truthy(c, env)? {
+                    self.eval(a, env)?
+                } else {
+                    self.eval(b, env)?
+                }
+            }
+            PKind::Unary(op, x) => {
+                let v = self.eval(x, env)?;
+                match (op, v) {
+                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnOp::Not, Value::Undef) => Value::Undef,
+                    (UnOp::Neg, Value::Num(n)) => self.arith(e, n.neg())?,
+                    (UnOp::Neg, Value::Undef) => Value::Undef,
+                    (_, v) => return Err(self.type_err(x, "an operand", &v)),
+                }
+            }
+            PKind::Binary(op, a, b) => self.binary(e, *op, a, b, env)?,
+        })
+    }
+
+    fn no_group(&self, e: &PExpr) -> EvalError {
+        self.fail(
+            e,
+            "tb::eval::no_group",
+            "`group` is only known while breaking a tie".into(),
+            "use it in a `criterion`",
+        )
+    }
+
+    fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> EvalError {
+        self.fail(
+            e,
+            "tb::eval::type",
+            format!("expected {what}, found {}", v.kind()),
+            "check the expression's parts",
+        )
+    }
+
+    /// A condition's truth: undefined counts as false.
+    pub fn truthy(&mut self, e: &PExpr, env: &mut Env) -> R<bool> {
+        match self.eval(e, env)? {
+            Value::Bool(b) => Ok(b),
+            Value::Undef => Ok(false),
+            v => Err(self.type_err(e, "true or false", &v)),
+        }
+    }
+
+    fn binary(&mut self, e: &PExpr, op: BinOp, a: &PExpr, b: &PExpr, env: &mut Env) -> R<Value> {
+        match op {
+            BinOp::And => {
+                return Ok(Value::Bool(self.truthy(a, env)? && self.truthy(b, env)?));
+            }
+            BinOp::Or => {
+                return Ok(Value::Bool(self.truthy(a, env)? || self.truthy(b, env)?));
+            }
+            BinOp::Coalesce => {
+                let x = self.eval(a, env)?;
+                return if x == Value::Undef {
+                    self.eval(b, env)
+                } else {
+                    Ok(x)
+                };
+            }
+            _ => {}
+        }
+        let x = self.eval(a, env)?;
+        let y = self.eval(b, env)?;
+        match op {
+            BinOp::Eq => Ok(Value::Bool(values_equal(&x, &y))),
+            BinOp::Ne => Ok(Value::Bool(!values_equal(&x, &y))),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                if x == Value::Undef || y == Value::Undef {
+                    return Ok(Value::Undef);
+                }
+                let ord = match (&x, &y) {
+                    (Value::Num(_) | Value::Inf, Value::Num(_) | Value::Inf) => {
+                        compare_values(&x, &y)
+                    }
+                    _ => {
+                        return Err(self.type_err(
+                            e,
+                            "numbers to compare",
+                            if matches!(x, Value::Num(_)) { &y } else { &x },
+                        ))
+                    }
+                };
+                Ok(Value::Bool(match op {
+                    BinOp::Lt => ord == Ordering::Less,
+                    BinOp::Le => ord != Ordering::Greater,
+                    BinOp::Gt => ord == Ordering::Greater,
+                    _ => ord != Ordering::Less,
+                }))
+            }
+            BinOp::In => match y {
+                Value::Parts(ps) => Ok(Value::Bool(matches!(x, Value::Part(p) if ps.contains(&p)))),
+                Value::Undef => Ok(Value::Bool(false)),
+                other => Err(self.type_err(b, "a set of participants after `in`", &other)),
+            },
+            _ => {
+                let (x, y) = match (x, y) {
+                    (Value::Undef, _) | (_, Value::Undef) => return Ok(Value::Undef),
+                    (Value::Num(x), Value::Num(y)) => (x, y),
+                    (Value::Inf, _) | (_, Value::Inf) => {
+                        return Err(self.fail(
+                            e,
+                            "tb::eval::infinity",
+                            "arithmetic on infinity".into(),
+                            "compare infinity, but do not compute with it",
+                        ))
+                    }
+                    (x, y) => {
+                        return Err(self.type_err(
+                            e,
+                            "numbers",
+                            if matches!(x, Value::Num(_)) { &y } else { &x },
+                        ))
+                    }
+                };
+                let r = match op {
+                    BinOp::Add => x.add(y),
+                    BinOp::Sub => x.sub(y),
+                    BinOp::Mul => x.mul(y),
+                    _ => x.div(y),
+                };
+                self.arith(e, r)
+            }
+        }
+    }
+
+    /// Run the loops of a generator, calling `body` for each binding that passes the filter.
+    fn generate(
+        &mut self,
+        e: &PExpr,
+        g: &PGen,
+        level: usize,
+        env: &mut Env,
+        body: &mut dyn FnMut(&mut Self, &mut Env) -> R<()>,
+    ) -> R<()> {
+        if level == g.fors.len() {
+            if let Some(c) = &g.cond {
+                if !self.truthy(c, env)? {
+                    return Ok(());
+                }
+            }
+            return body(self, env);
+        }
+        let (slot, coll) = &g.fors[level];
+        let c = self.eval(coll, env)?;
+        let items: Vec<Value> = match c {
+            Value::Parts(ps) => ps.iter().map(|&p| Value::Part(p)).collect(),
+            Value::Entries(p) => (0..self.event.participants[p].entries.len() as u32)
+                .map(|i| Value::Entry(p, i))
+                .collect(),
+            Value::Boards(p, i) => {
+                let n = self.event.participants[p].entries[i as usize].boards.len() as u32;
+                (0..n).map(|b| Value::Board(p, i, b)).collect()
+            }
+            Value::Nums(ns) => ns.iter().map(|&n| Value::Num(n)).collect(),
+            Value::List(items) => items.iter().map(|i| Value::Num(i.value)).collect(),
+            Value::Undef => Vec::new(),
+            other => return Err(self.type_err(coll, "a collection to loop over", &other)),
+        };
+        let _ = e;
+        for it in items {
+            if env.locals.len() <= *slot {
+                env.locals.resize(*slot + 1, Value::Undef);
+            }
+            env.locals[*slot] = it;
+            self.generate(e, g, level + 1, env, body)?;
+        }
+        Ok(())
+    }
+
+    fn aggregate(&mut self, e: &PExpr, agg: Agg, g: &PGen, env: &mut Env) -> R<Value> {
+        let mut acc: Option<Num> = None;
+        let mut count: i64 = 0;
+        let mut undef = false;
+        let mut inf = false;
+        let mut truth = matches!(agg, Agg::All);
+        self.generate(e, g, 0, env, &mut |ev, env| {
+            let v = ev.eval(&g.elem, env)?;
+            match agg {
+                Agg::Count => {
+                    if !matches!(v, Value::Bool(false) | Value::Undef) {
+                        count += 1;
+                    }
+                }
+                Agg::All | Agg::Any => {
+                    let b = matches!(v, Value::Bool(true));
+                    if agg == Agg::All {
+                        truth &= b;
+                    } else {
+                        truth |= b;
+                    }
+                }
+                Agg::Sum | Agg::Mean | Agg::Min | Agg::Max => {
+                    let n = match v {
+                        Value::Num(n) => n,
+                        Value::Undef => {
+                            undef = true;
+                            return Ok(());
+                        }
+                        Value::Inf if matches!(agg, Agg::Min | Agg::Max) => {
+                            inf = true;
+                            count += 1;
+                            return Ok(());
+                        }
+                        other => return Err(ev.type_err(&g.elem, "a number", &other)),
+                    };
+                    count += 1;
+                    acc = Some(match (acc, agg) {
+                        (None, _) => n,
+                        (Some(a), Agg::Min) => a.min(n),
+                        (Some(a), Agg::Max) => a.max(n),
+                        (Some(a), _) => a.add(n).map_err(|_| {
+                            ev.fail(
+                                e,
+                                "tb::eval::overflow",
+                                "a sum grew too large to hold exactly".into(),
+                                "",
+                            )
+                        })?,
+                    });
+                }
+            }
+            Ok(())
+        })?;
+        Ok(match agg {
+            Agg::Count => Value::Num(Num::int(count)),
+            Agg::All | Agg::Any => Value::Bool(truth),
+            _ if undef => Value::Undef,
+            Agg::Max if inf => Value::Inf,
+            Agg::Min if inf && acc.is_none() => Value::Inf,
+            Agg::Sum => Value::Num(acc.unwrap_or(Num::ZERO)),
+            Agg::Mean => match acc {
+                None => Value::Undef,
+                Some(s) => self.arith(e, s.div(Num::int(count)))?,
+            },
+            _ => acc.map(Value::Num).unwrap_or(Value::Undef),
+        })
+    }
+
+    fn list_arg(&self, e: &PExpr, v: &Value) -> R<Rc<Vec<ListItem>>> {
+        match v {
+            Value::List(l) => Ok(l.clone()),
+            Value::Nums(ns) => Ok(Rc::new(
+                ns.iter()
+                    .map(|&n| ListItem {
+                        value: n,
+                        key: n,
+                        voluntary: false,
+                    })
+                    .collect(),
+            )),
+            other => Err(self.type_err(e, "a list `[...]`", other)),
+        }
+    }
+
+    fn count_arg(&self, e: &PExpr, v: &Value) -> R<usize> {
+        match v {
+            Value::Num(n) if n.is_integer() && n.numer() >= 0 && n.numer() <= 1_000_000 => {
+                Ok(n.numer() as usize)
+            }
+            other => Err(self.type_err(e, "a whole number of items", other)),
+        }
+    }
+
+    fn call(&mut self, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
+        let num = |ev: &Self, i: usize| -> R<Option<Num>> {
+            match args.get(i) {
+                Some(Value::Num(n)) => Ok(Some(*n)),
+                Some(Value::Undef) | None => Ok(None),
+                Some(other) => Err(ev.type_err(e, "a number", other)),
+            }
+        };
+        Ok(match func {
+            Func::Max | Func::Min => {
+                let vals: Vec<Value> = if args.len() == 1 {
+                    match &args[0] {
+                        Value::List(_) | Value::Nums(_) => self
+                            .list_arg(e, &args[0])?
+                            .iter()
+                            .map(|i| Value::Num(i.value))
+                            .collect(),
+                        other => vec![other.clone()],
+                    }
+                } else {
+                    args.clone()
+                };
+                let mut best: Option<Value> = None;
+                for v in vals {
+                    match v {
+                        Value::Undef => return Ok(Value::Undef),
+                        Value::Num(_) | Value::Inf => {}
+                        other => return Err(self.type_err(e, "numbers", &other)),
+                    }
+                    best = Some(match best {
+                        None => v,
+                        Some(b) => {
+                            let o = compare_values(&v, &b);
+                            if (func == Func::Max && o == Ordering::Greater)
+                                || (func == Func::Min && o == Ordering::Less)
+                            {
+                                v
+                            } else {
+                                b
+                            }
+                        }
+                    });
+                }
+                best.unwrap_or(Value::Undef)
+            }
+            Func::Abs => match num(self, 0)? {
+                Some(n) => self.arith(e, if n < Num::ZERO { n.neg() } else { Ok(n) })?,
+                None => Value::Undef,
+            },
+            Func::Round | Func::RoundDown | Func::Floor | Func::Ceil => {
+                let places = match num(self, 1)? {
+                    Some(p) if p.is_integer() && p.numer() >= 0 && p.numer() <= 12 => {
+                        p.numer() as u32
+                    }
+                    None if args.len() < 2 => 0,
+                    _ => {
+                        return Err(self.fail(
+                            e,
+                            "tb::eval::type",
+                            "decimal places must be a whole number from 0 to 12".into(),
+                            "",
+                        ))
+                    }
+                };
+                let how = match func {
+                    Func::Round => Rounding::HalfUp,
+                    Func::RoundDown => Rounding::Down,
+                    Func::Floor => Rounding::Floor,
+                    _ => Rounding::Ceil,
+                };
+                match num(self, 0)? {
+                    Some(n) => self.arith(e, n.round(places, how))?,
+                    None => Value::Undef,
+                }
+            }
+            Func::Defined => Value::Bool(!matches!(args.first(), Some(Value::Undef) | None)),
+            Func::Sum | Func::Mean | Func::Count => {
+                if let Some(Value::Parts(ps)) = args.first() {
+                    if func == Func::Count {
+                        return Ok(Value::Num(Num::int(ps.len() as i64)));
+                    }
+                }
+                if let Some(Value::Entries(p)) = args.first() {
+                    if func == Func::Count {
+                        return Ok(Value::Num(Num::int(
+                            self.event.participants[*p].entries.len() as i64,
+                        )));
+                    }
+                }
+                let l = self.list_arg(e, args.first().unwrap_or(&Value::Undef))?;
+                match func {
+                    Func::Count => Value::Num(Num::int(l.len() as i64)),
+                    _ => {
+                        let mut s = Num::ZERO;
+                        for i in l.iter() {
+                            s = match s.add(i.value) {
+                                Ok(v) => v,
+                                Err(er) => return self.arith(e, Err(er)),
+                            };
+                        }
+                        if func == Func::Mean {
+                            if l.is_empty() {
+                                Value::Undef
+                            } else {
+                                self.arith(e, s.div(Num::int(l.len() as i64)))?
+                            }
+                        } else {
+                            Value::Num(s)
+                        }
+                    }
+                }
+            }
+            Func::CutLowest | Func::CutHighest | Func::Best => {
+                let l = self.list_arg(e, &args[0])?;
+                let n = self.count_arg(e, &args[1])?;
+                let mut items: Vec<ListItem> = l.as_ref().clone();
+                match func {
+                    Func::CutLowest => {
+                        for _ in 0..n {
+                            cut_least_significant(&mut items);
+                        }
+                    }
+                    Func::CutHighest => {
+                        for _ in 0..n {
+                            cut_most_significant(&mut items);
+                        }
+                    }
+                    _ => {
+                        items.sort_by(|a, b| b.value.cmp(&a.value));
+                        items.truncate(n);
+                    }
+                }
+                Value::List(Rc::new(items))
+            }
+            Func::Sorted => {
+                let l = self.list_arg(e, &args[0])?;
+                let mut items: Vec<ListItem> = l.as_ref().clone();
+                items.sort_by(|a, b| b.value.cmp(&a.value));
+                Value::List(Rc::new(items))
+            }
+        })
+    }
+
+    fn field(&mut self, e: &PExpr, b: &Value, f: &Field) -> R<Value> {
+        use BuiltinField as F;
+        let ev = self.event;
+        Ok(match b {
+            Value::Undef => Value::Undef,
+            Value::Entry(p, i) => {
+                let en = &ev.participants[*p].entries[*i as usize];
+                let st = en.status;
+                match f.builtin {
+                    Some(F::Round) => Value::Num(Num::int(en.round as i64)),
+                    Some(F::Session) => Value::Num(Num::int(en.session as i64)),
+                    Some(F::Points) => Value::Num(en.points),
+                    Some(F::RunningScore) => Value::Num(self.running[*p][*i as usize]),
+                    Some(F::Played) => Value::Bool(st.played()),
+                    Some(F::Unplayed) => Value::Bool(!st.played()),
+                    Some(F::Forfeit) => Value::Bool(st.forfeit()),
+                    Some(F::ForfeitWin) => Value::Bool(st == Status::ForfeitWin),
+                    Some(F::ForfeitLoss) => Value::Bool(st == Status::ForfeitLoss),
+                    Some(F::DoubleForfeit) => Value::Bool(st == Status::DoubleForfeit),
+                    Some(F::Bye) => Value::Bool(st.bye()),
+                    Some(F::PairingBye) => Value::Bool(st == Status::PairingBye),
+                    Some(F::FullBye) => Value::Bool(st == Status::FullBye),
+                    Some(F::HalfBye) => Value::Bool(st == Status::HalfBye),
+                    Some(F::ZeroBye) => Value::Bool(st == Status::ZeroBye),
+                    Some(F::Absent) => Value::Bool(st == Status::Absent),
+                    Some(F::RequestedBye) => Value::Bool(st.requested_bye()),
+                    Some(F::Voluntary) => Value::Bool(st.voluntary()),
+                    Some(F::Win) => Value::Bool(en.outcome == crate::model::Outcome::Win),
+                    Some(F::Draw) => Value::Bool(en.outcome == crate::model::Outcome::Draw),
+                    Some(F::Loss) => Value::Bool(en.outcome == crate::model::Outcome::Loss),
+                    Some(F::Opponent) => en.opponent.map(Value::Part).unwrap_or(Value::Undef),
+                    Some(F::HasOpponent) => Value::Bool(en.opponent.is_some()),
+                    Some(F::Partner) => en.partner.map(Value::Part).unwrap_or(Value::Undef),
+                    Some(F::First) => Value::Bool(en.side == Some(Side::First)),
+                    Some(F::Second) => Value::Bool(en.side == Some(Side::Second)),
+                    Some(F::Weight) => Value::Num(en.weight),
+                    Some(F::Boards) => Value::Boards(*p, *i),
+                    _ => {
+                        let (name, against) = match f.name.strip_suffix("_against") {
+                            Some(n) if ev.find_unit(n).is_some() => (n, true),
+                            _ => (&*f.name, false),
+                        };
+                        match ev.find_unit(name) {
+                            Some(u) => {
+                                let v = if against { en.unit_against(u) } else { en.unit(u) };
+                                v.map(Value::Num).unwrap_or(Value::Undef)
+                            }
+                            None => return Err(self.missing(e, "a round", &f.name, &ev.units)),
+                        }
+                    }
+                }
+            }
+            Value::Part(p) => {
+                let part = &ev.participants[*p];
+                match f.builtin {
+                    Some(F::Id) => Value::Str(Arc::from(part.id.as_str())),
+                    Some(F::Rating) => part.rating.map(|r| Value::Num(Num::int(r))).unwrap_or(Value::Undef),
+                    Some(F::Rated) => Value::Bool(part.rating.is_some_and(|r| r > 0)),
+                    Some(F::Score) => Value::Num(self.scores[*p]),
+                    Some(F::Rounds) => Value::Entries(*p),
+                    Some(F::Sessions) => Value::Nums(Rc::new(part.sessions.clone())),
+                    Some(F::Withdrawn) => Value::Bool(part.withdrawn_after.is_some()),
+                    _ => match part.values.get(&*f.name) {
+                        Some(v) => Value::Num(*v),
+                        None if ev.participants.iter().any(|q| q.values.contains_key(&*f.name)) => Value::Undef,
+                        None => {
+                            let known: Vec<String> = ev.participants.first().map(|q| q.values.keys().cloned().collect()).unwrap_or_default();
+                            return Err(self.missing(e, "a participant", &f.name, &known));
+                        }
+                    },
+                }
+            }
+            Value::Board(p, i, bi) => {
+                let bd = &ev.participants[*p].entries[*i as usize].boards[*bi as usize];
+                match f.builtin {
+                    Some(F::Number) => Value::Num(Num::int(bd.number as i64)),
+                    Some(F::Score) => Value::Num(bd.score),
+                    Some(F::Top) => bd.top.map(Value::Num).unwrap_or(Value::Undef),
+                    Some(F::Played) => Value::Bool(bd.played),
+                    _ => return Err(self.missing(e, "a board", &f.name, &[])),
+                }
+            }
+            Value::Event => match f.builtin {
+                Some(F::Rounds) => Value::Num(Num::int(ev.rounds as i64)),
+                Some(F::Participants) => Value::Parts(self.all.clone()),
+                Some(F::Swiss) => Value::Bool(ev.system == System::Swiss),
+                Some(F::RoundRobin) => Value::Bool(ev.system == System::RoundRobin),
+                Some(F::WinPoints) => Value::Num(ev.scoring.win),
+                Some(F::DrawPoints) => Value::Num(ev.scoring.draw),
+                Some(F::LossPoints) => Value::Num(ev.scoring.loss),
+                Some(F::MaxScore) => self.arith(e, ev.scoring.win.mul(Num::int(ev.rounds as i64)))?,
+                _ => match ev.values.get(&*f.name) {
+                    Some(v) => Value::Num(*v),
+                    None => {
+                        let known: Vec<String> = ev.values.keys().cloned().collect();
+                        return Err(self.missing(e, "the event", &f.name, &known));
+                    }
+                },
+            },
+            other => {
+                return Err(self.fail(
+                    e,
+                    "tb::eval::type",
+                    format!("`.{}` cannot be taken of {}", f.name, other.kind()),
+                    "fields belong to rounds (`r.points`), participants (`o.score`), boards and `event`",
+                ))
+            }
+        })
+    }
+
+    fn missing(&self, e: &PExpr, of: &str, name: &str, known: &[String]) -> EvalError {
+        let builtin: Vec<&str> = BuiltinField::ALL.iter().map(|(n, _)| *n).collect();
+        let help = if known.is_empty() {
+            format!(
+                "the event's data has no `{name}`; built-in fields are: {}",
+                builtin.join(", ")
+            )
+        } else {
+            format!(
+                "the event's data has: {}; built-in fields are: {}",
+                known.join(", "),
+                builtin.join(", ")
+            )
+        };
+        self.fail(
+            e,
+            "tb::eval::missing_data",
+            format!("{of} has no field or data value `{name}`"),
+            &help,
+        )
+    }
+}
+
+fn values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Num(x), Value::Num(y)) => x == y,
+        _ => a == b,
+    }
+}
+
+/// Remove the least significant item, with FIDE 16.5's exception: when some
+/// items come from voluntarily unplayed rounds, the lowest of those is cut
+/// instead, as long as it is not lower than the least significant value
+/// (i.e. the higher of the two contributions is cut; 16.5.1).
+pub fn cut_least_significant(items: &mut Vec<ListItem>) {
+    if items.is_empty() {
+        return;
+    }
+    // Least significant: lowest key; among equal keys, the lowest value (14.1.1(d)).
+    let mut lsv = 0;
+    for (i, it) in items.iter().enumerate() {
+        let b = &items[lsv];
+        if (it.key, it.value) < (b.key, b.value) {
+            lsv = i;
+        }
+    }
+    let mut cut = lsv;
+    let vur = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.voluntary)
+        .min_by(|(_, a), (_, b)| a.value.cmp(&b.value))
+        .map(|(i, _)| i);
+    if let Some(v) = vur {
+        if items[v].value >= items[lsv].value {
+            cut = v;
+        }
+    }
+    items.remove(cut);
+}
+
+/// Remove the most significant item: highest key; among equal keys, the highest value.
+pub fn cut_most_significant(items: &mut Vec<ListItem>) {
+    if items.is_empty() {
+        return;
+    }
+    let mut best = 0;
+    for (i, it) in items.iter().enumerate() {
+        let b = &items[best];
+        if (it.key, it.value) > (b.key, b.value) {
+            best = i;
+        }
+    }
+    items.remove(best);
+}

@@ -1,0 +1,783 @@
+//! Ruleset text → AST, through the pest grammar in `grammar/tb.pest`.
+//!
+//! One function per grammar rule; operators go through pest's PrattParser.
+//! No pest type leaves this module: errors become [`Diag`]s with a span.
+
+use crate::ast::*;
+use crate::diag::{Diag, Source, Span};
+use crate::num::Num;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+use std::sync::OnceLock;
+
+mod grammar {
+    //! The pest-generated parser (rule names are documented in the grammar file).
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/tb.pest"]
+    pub struct TbParser;
+}
+use grammar::{Rule, TbParser};
+
+/// Largest ruleset file accepted.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+/// Deepest nesting of brackets accepted (the parser recurses on them).
+pub const MAX_NESTING: usize = 48;
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    P.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_coalesce, Assoc::Left))
+            .op(Op::infix(Rule::op_or, Assoc::Left))
+            .op(Op::infix(Rule::op_and, Assoc::Left))
+            .op(Op::prefix(Rule::op_not))
+            .op(Op::infix(Rule::op_eq, Assoc::Left)
+                | Op::infix(Rule::op_ne, Assoc::Left)
+                | Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left)
+                | Op::infix(Rule::op_in, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+            .op(Op::prefix(Rule::op_neg))
+    })
+}
+
+fn span_of(p: &Pair<Rule>) -> Span {
+    let s = p.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// What a grammar rule is called in an error message.
+fn phrase(rule: &Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::item | Rule::file => {
+            "a definition (metric, criterion, procedure, param, import, standings)"
+        }
+        Rule::header | Rule::header_kind => "`title`, `source` or `edition`",
+        Rule::expr | Rule::postfixed | Rule::paren => "an expression",
+        Rule::ident => "a name",
+        Rule::string | Rule::string_inner => "a string in double quotes",
+        Rule::number | Rule::integer => "a number",
+        Rule::direction | Rule::kw_desc | Rule::kw_asc => "`desc` or `asc`",
+        Rule::step | Rule::kw_step => "`step`",
+        Rule::end_clause | Rule::kw_otherwise => "`otherwise`",
+        Rule::end_kind => "`shared`, `lots` or `unresolved \"reason\"`",
+        Rule::handoff | Rule::action => {
+            "`continue`, `restart`, `repeat`, a procedure name or `size N => ...`"
+        }
+        Rule::for_clause | Rule::kw_for => "`for x in ...`",
+        Rule::where_clause | Rule::kw_where => "`where`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::kw_in => "`in`",
+        Rule::call_args | Rule::more_args => "arguments",
+        Rule::cite | Rule::kw_cite => "`cite \"...\"`",
+        Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_and
+        | Rule::op_or
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_lt
+        | Rule::op_le
+        | Rule::op_gt
+        | Rule::op_ge
+        | Rule::op_in
+        | Rule::op_coalesce => "an operator",
+        Rule::postfix => "`.name`",
+        _ => "something else",
+    }
+}
+
+fn pest_to_diag(e: pest::error::Error<Rule>, src: &Source) -> Diag {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match e.location {
+        InputLocation::Pos(p) => (p, (p + 1).min(src.text.len()).max(p)),
+        InputLocation::Span((a, b)) => (a, b),
+    };
+    let expected = match &e.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().map(phrase).collect();
+            names.sort();
+            names.dedup();
+            names.retain(|n| *n != "something else");
+            if names.is_empty() {
+                "valid ruleset syntax".to_string()
+            } else {
+                names.join(" or ")
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let found = src.text[start.min(src.text.len())..]
+        .split_whitespace()
+        .next()
+        .map(|w| format!("`{}`", w.chars().take(20).collect::<String>()))
+        .unwrap_or_else(|| "the end of the file".into());
+    Diag::error(
+        "tb::parse::syntax",
+        format!("expected {expected}, found {found}"),
+    )
+    .at(src, Span::new(start, end), format!("expected {expected}"))
+    .with_help("see the language reference in the README for the form of each definition")
+}
+
+/// Reject input the recursive parser should not see: too large, too deep.
+fn precheck(src: &Source) -> Result<(), Diag> {
+    if src.text.len() > MAX_FILE_BYTES {
+        return Err(Diag::error(
+            "tb::parse::too_large",
+            format!(
+                "ruleset file is {} bytes; the limit is {MAX_FILE_BYTES}",
+                src.text.len()
+            ),
+        )
+        .in_source(src)
+        .with_help("split it into libraries with `import`"));
+    }
+    let mut depth = 0usize;
+    let mut in_str = false;
+    let mut in_comment = false;
+    let bytes = src.text.as_bytes();
+    for (i, &c) in bytes.iter().enumerate() {
+        if in_comment {
+            if c == b'\n' {
+                in_comment = false;
+            }
+            continue;
+        }
+        if in_str {
+            if c == b'"' && (i == 0 || bytes[i - 1] != b'\\') {
+                in_str = false;
+            }
+            continue;
+        }
+        match c {
+            b'"' => in_str = true,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Diag::error(
+                        "tb::parse::too_deep",
+                        format!("brackets nest more than {MAX_NESTING} deep"),
+                    )
+                    .at(src, Span::new(i, i + 1), "too deep here")
+                    .with_help("name an inner part as its own metric"));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    // Long operator chains also recurse in the Pratt parser.
+    let tokens = src.text.split_whitespace().count();
+    if tokens > 200_000 {
+        return Err(
+            Diag::error("tb::parse::too_large", "ruleset has too many tokens").in_source(src),
+        );
+    }
+    Ok(())
+}
+
+/// Parse one ruleset file.
+pub fn parse(src: &Source) -> Result<File, Diag> {
+    precheck(src)?;
+    let mut pairs = TbParser::parse(Rule::file, &src.text).map_err(|e| pest_to_diag(e, src))?;
+    let file = pairs
+        .next()
+        .ok_or_else(|| Diag::error("tb::parse::syntax", "empty parse"))?;
+    let mut items = Vec::new();
+    for p in file.into_inner() {
+        if p.as_rule() == Rule::EOI {
+            continue;
+        }
+        items.push(item(p, src)?);
+    }
+    Ok(File { items })
+}
+
+/// The `///` lines directly above a byte offset.
+fn doc_before(src: &Source, offset: usize) -> String {
+    let before = &src.text[..offset.min(src.text.len())];
+    let mut lines: Vec<&str> = Vec::new();
+    for line in before
+        .lines()
+        .rev()
+        .skip(usize::from(!before.ends_with('\n')))
+    {
+        let t = line.trim();
+        if let Some(rest) = t.strip_prefix("///") {
+            lines.push(rest.trim());
+        } else {
+            break;
+        }
+    }
+    lines.reverse();
+    lines.join(" ")
+}
+
+fn bad(p: &Pair<Rule>, src: &Source, what: &str) -> Diag {
+    Diag::error("tb::parse::syntax", format!("unexpected {what}"))
+        .at(src, span_of(p), "here")
+        .with_help("this is a bug in tb's parser if the text looks right; please report it")
+}
+
+fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
+    let sp = span_of(&p);
+    match p.as_rule() {
+        Rule::header => {
+            let mut it = p.into_inner();
+            let kind = it.next().and_then(|k| k.into_inner().next());
+            let kind = match kind.map(|k| k.as_rule()) {
+                Some(Rule::kw_title) => HeaderKind::Title,
+                Some(Rule::kw_source) => HeaderKind::Source,
+                _ => HeaderKind::Edition,
+            };
+            let s = it.next().map(|s| string(s)).unwrap_or_default();
+            Ok(Item::Header(kind, s, sp))
+        }
+        Rule::import => {
+            let s = p.into_inner().nth(1).map(string).unwrap_or_default();
+            Ok(Item::Import(s, sp))
+        }
+        Rule::param | Rule::set => {
+            let is_param = p.as_rule() == Rule::param;
+            let mut it = p.into_inner().skip(1);
+            let name = ident(
+                it.next()
+                    .ok_or_else(|| Diag::error("tb::parse::syntax", "name"))?,
+            );
+            let value = expr(
+                it.next()
+                    .ok_or_else(|| Diag::error("tb::parse::syntax", "value"))?,
+                src,
+            )?;
+            Ok(if is_param {
+                Item::Param(name, value)
+            } else {
+                Item::Set(name, value)
+            })
+        }
+        Rule::metric | Rule::criterion => {
+            let group_relative = p.as_rule() == Rule::criterion;
+            let doc = doc_before(src, sp.start);
+            let mut name = None;
+            let mut params = Vec::new();
+            let mut label = None;
+            let mut body = None;
+            let mut cite_s = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::kw_metric | Rule::kw_criterion => {}
+                    Rule::ident => name = Some(ident(c)),
+                    Rule::param_list => params = c.into_inner().map(ident).collect(),
+                    Rule::string => label = Some(string(c)),
+                    Rule::expr => body = Some(expr(c, src)?),
+                    Rule::cite => cite_s = c.into_inner().nth(1).map(string),
+                    _ => return Err(bad(&c, src, "token in a definition")),
+                }
+            }
+            match (name, body) {
+                (Some(name), Some(body)) => Ok(Item::Metric(MetricDef {
+                    name,
+                    params,
+                    label,
+                    body,
+                    cite: cite_s,
+                    doc,
+                    group_relative,
+                    span: sp,
+                })),
+                _ => {
+                    Err(Diag::error("tb::parse::syntax", "incomplete definition")
+                        .at(src, sp, "here"))
+                }
+            }
+        }
+        Rule::procedure => procedure(p, src),
+        Rule::standings => {
+            let name = p.into_inner().nth(1).map(ident).ok_or_else(|| {
+                Diag::error("tb::parse::syntax", "standings needs a procedure").at(src, sp, "here")
+            })?;
+            Ok(Item::Standings(name))
+        }
+        _ => Err(bad(&p, src, "item")),
+    }
+}
+
+fn procedure(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
+    let sp = span_of(&p);
+    let doc = doc_before(src, sp.start);
+    let mut name = None;
+    let mut cite_s = None;
+    let mut default_then = None;
+    let mut steps = Vec::new();
+    let mut end = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_procedure => {}
+            Rule::ident => name = Some(ident(c)),
+            Rule::cite => cite_s = cite(c),
+            Rule::default_then => default_then = c.into_inner().nth(1).map(|h| handoff(h)),
+            Rule::step => steps.push(step(c, src)?),
+            Rule::end_clause => end = Some(end_clause(c)),
+            _ => return Err(bad(&c, src, "token in a procedure")),
+        }
+    }
+    let name = name.ok_or_else(|| {
+        Diag::error("tb::parse::syntax", "procedure needs a name").at(src, sp, "here")
+    })?;
+    Ok(Item::Procedure(ProcDef {
+        name,
+        cite: cite_s,
+        default_then,
+        steps,
+        end,
+        doc,
+        span: sp,
+    }))
+}
+
+fn cite(p: Pair<Rule>) -> Option<String> {
+    p.into_inner().nth(1).map(string)
+}
+
+fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
+    let sp = span_of(&p);
+    let doc = doc_before(src, sp.start);
+    let mut e = None;
+    let mut dir = Direction::Desc;
+    let mut st = Step {
+        expr: Expr {
+            kind: ExprKind::Bool(false),
+            span: sp,
+        },
+        dir,
+        select: None,
+        when: None,
+        then: None,
+        label: None,
+        decimals: None,
+        cite: None,
+        doc,
+        span: sp,
+    };
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_step => {}
+            Rule::expr => e = Some(expr(c, src)?),
+            Rule::direction => {
+                dir = match c.into_inner().next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_asc) => Direction::Asc,
+                    _ => Direction::Desc,
+                }
+            }
+            Rule::select => {
+                st.select = match c.into_inner().nth(1).map(|k| k.as_rule()) {
+                    Some(Rule::kw_worst) => Some(Select::Worst),
+                    _ => Some(Select::Best),
+                }
+            }
+            Rule::when => {
+                if let Some(x) = c.into_inner().nth(1) {
+                    st.when = Some(expr(x, src)?);
+                }
+            }
+            Rule::then => st.then = c.into_inner().nth(1).map(handoff),
+            Rule::label => st.label = c.into_inner().nth(1).map(string),
+            Rule::decimals => {
+                let d = c.into_inner().nth(1);
+                let v = d.as_ref().and_then(|d| d.as_str().parse::<u32>().ok());
+                match v {
+                    Some(v) if v <= 12 => st.decimals = Some(v),
+                    _ => {
+                        let at = d.map(|d| span_of(&d)).unwrap_or(sp);
+                        return Err(Diag::error(
+                            "tb::parse::bad_decimals",
+                            "decimals must be 0 to 12",
+                        )
+                        .at(src, at, "here")
+                        .with_help("write e.g. `decimals 2`"));
+                    }
+                }
+            }
+            Rule::cite => st.cite = cite(c),
+            _ => return Err(bad(&c, src, "token in a step")),
+        }
+    }
+    st.dir = dir;
+    st.expr = e.ok_or_else(|| {
+        Diag::error("tb::parse::syntax", "step needs a value").at(src, sp, "here")
+    })?;
+    Ok(st)
+}
+
+fn handoff(p: Pair<Rule>) -> Handoff {
+    let mut cases = Vec::new();
+    let mut otherwise = None;
+    let mut single = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::size_case => {
+                let mut it = c.into_inner().skip(1);
+                let n = it
+                    .next()
+                    .and_then(|n| n.as_str().parse::<usize>().ok())
+                    .unwrap_or(0);
+                if let Some(a) = it.next() {
+                    cases.push((n, action(a)));
+                }
+            }
+            Rule::else_case => otherwise = c.into_inner().nth(1).map(action),
+            Rule::action => single = Some(action(c)),
+            _ => {}
+        }
+    }
+    match single {
+        Some(a) => Handoff::Always(a),
+        None => Handoff::BySize(cases, otherwise),
+    }
+}
+
+fn action(p: Pair<Rule>) -> Action {
+    match p.into_inner().next() {
+        Some(c) => match c.as_rule() {
+            Rule::kw_restart => Action::Restart,
+            Rule::kw_repeat => Action::Repeat,
+            Rule::ident => Action::Proc(ident(c)),
+            _ => Action::Continue,
+        },
+        None => Action::Continue,
+    }
+}
+
+fn end_clause(p: Pair<Rule>) -> End {
+    let sp = span_of(&p);
+    let mut kind = EndKind::Shared;
+    let mut cite_s = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::end_kind => {
+                let mut it = c.into_inner();
+                kind = match it.next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_lots) => EndKind::Lots,
+                    Some(Rule::kw_unresolved) => {
+                        EndKind::Unresolved(it.next().map(string).unwrap_or_default())
+                    }
+                    _ => EndKind::Shared,
+                };
+            }
+            Rule::cite => cite_s = cite(c),
+            _ => {}
+        }
+    }
+    End {
+        kind,
+        cite: cite_s,
+        span: sp,
+    }
+}
+
+fn ident(p: Pair<Rule>) -> Ident {
+    Ident {
+        name: p.as_str().to_string(),
+        span: span_of(&p),
+    }
+}
+
+fn string(p: Pair<Rule>) -> String {
+    let inner = p.into_inner().next().map(|i| i.as_str()).unwrap_or("");
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some(o) => out.push(o),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn expr(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    pratt()
+        .map_primary(|prim| postfixed(prim, src))
+        .map_prefix(|op, rhs| {
+            let rhs = rhs?;
+            let span = span_of(&op).join(rhs.span);
+            let o = if op.as_rule() == Rule::op_not {
+                UnOp::Not
+            } else {
+                UnOp::Neg
+            };
+            Ok(Expr {
+                kind: ExprKind::Unary(o, Box::new(rhs)),
+                span,
+            })
+        })
+        .map_infix(|lhs, op, rhs| {
+            let (lhs, rhs) = (lhs?, rhs?);
+            let o = match op.as_rule() {
+                Rule::op_coalesce => BinOp::Coalesce,
+                Rule::op_or => BinOp::Or,
+                Rule::op_and => BinOp::And,
+                Rule::op_eq => BinOp::Eq,
+                Rule::op_ne => BinOp::Ne,
+                Rule::op_lt => BinOp::Lt,
+                Rule::op_le => BinOp::Le,
+                Rule::op_gt => BinOp::Gt,
+                Rule::op_ge => BinOp::Ge,
+                Rule::op_in => BinOp::In,
+                Rule::op_add => BinOp::Add,
+                Rule::op_sub => BinOp::Sub,
+                Rule::op_mul => BinOp::Mul,
+                _ => BinOp::Div,
+            };
+            let span = lhs.span.join(rhs.span);
+            Ok(Expr {
+                kind: ExprKind::Binary(o, Box::new(lhs), Box::new(rhs)),
+                span,
+            })
+        })
+        .parse(p.into_inner())
+}
+
+fn postfixed(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    let mut it = p.into_inner();
+    let first = it
+        .next()
+        .ok_or_else(|| Diag::error("tb::parse::syntax", "empty operand"))?;
+    let mut e = primary(first, src)?;
+    for post in it {
+        let sp = span_of(&post);
+        let mut pi = post.into_inner();
+        let name = match pi.next() {
+            Some(n) => ident(n),
+            None => continue,
+        };
+        let args = match pi.next() {
+            Some(a) => Some(args(a.into_inner(), src)?),
+            None => None,
+        };
+        let span = e.span.join(sp);
+        e = Expr {
+            kind: ExprKind::Field(Box::new(e), name, args),
+            span,
+        };
+    }
+    Ok(e)
+}
+
+fn args(ps: Pairs<Rule>, src: &Source) -> Result<Vec<Expr>, Diag> {
+    ps.filter(|p| p.as_rule() == Rule::expr)
+        .map(|p| expr(p, src))
+        .collect()
+}
+
+const AGGREGATES: &[&str] = &["sum", "mean", "count", "min", "max", "all", "any", "list"];
+
+fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::number => ExprKind::Num(Num::parse(p.as_str()).ok_or_else(|| {
+            Diag::error("tb::parse::bad_number", "number too large to hold exactly")
+                .at(src, span, "here")
+                .with_help("numbers may have at most 28 significant digits")
+        })?),
+        Rule::string => ExprKind::Str(string(p)),
+        Rule::boolean => {
+            ExprKind::Bool(p.into_inner().next().map(|k| k.as_rule()) == Some(Rule::kw_true))
+        }
+        Rule::infinity => ExprKind::Infinity,
+        Rule::ident => ExprKind::Var(p.as_str().to_string()),
+        Rule::paren => {
+            let inner = p
+                .into_inner()
+                .next()
+                .ok_or_else(|| Diag::error("tb::parse::syntax", "empty brackets"))?;
+            return expr(inner, src);
+        }
+        Rule::if_expr => {
+            let mut es = Vec::new();
+            for c in p.into_inner() {
+                if c.as_rule() == Rule::expr {
+                    es.push(expr(c, src)?);
+                }
+            }
+            let mut es = es.into_iter();
+            match (es.next(), es.next(), es.next()) {
+                (Some(c), Some(a), Some(b)) => ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
+                _ => {
+                    return Err(
+                        Diag::error("tb::parse::syntax", "incomplete if").at(src, span, "here")
+                    )
+                }
+            }
+        }
+        Rule::list_comp => ExprKind::List(generator(p.into_inner(), None, src)?),
+        Rule::call => return call(p, src),
+        _ => return Err(bad(&p, src, "operand")),
+    };
+    Ok(Expr { kind, span })
+}
+
+/// Build a generator from its parts; `elem` is given when already parsed.
+fn generator<'a>(
+    ps: impl Iterator<Item = Pair<'a, Rule>>,
+    elem: Option<Expr>,
+    src: &Source,
+) -> Result<Generator, Diag> {
+    let mut g = Generator {
+        elem: Box::new(Expr {
+            kind: ExprKind::Bool(false),
+            span: Span::default(),
+        }),
+        fors: Vec::new(),
+        cond: None,
+        by: None,
+        voluntary: None,
+    };
+    let mut have_elem = false;
+    if let Some(e) = elem {
+        g.elem = Box::new(e);
+        have_elem = true;
+    }
+    for c in ps {
+        match c.as_rule() {
+            Rule::expr if !have_elem => {
+                g.elem = Box::new(expr(c, src)?);
+                have_elem = true;
+            }
+            Rule::for_clause => {
+                let mut it = c
+                    .into_inner()
+                    .filter(|x| x.as_rule() == Rule::ident || x.as_rule() == Rule::expr);
+                if let (Some(v), Some(coll)) = (it.next(), it.next()) {
+                    g.fors.push((ident(v), expr(coll, src)?));
+                }
+            }
+            Rule::where_clause => g.cond = clause_expr(c, src)?,
+            Rule::by_clause => g.by = clause_expr(c, src)?,
+            Rule::voluntary_clause => g.voluntary = clause_expr(c, src)?,
+            _ => {}
+        }
+    }
+    Ok(g)
+}
+
+fn clause_expr(p: Pair<Rule>, src: &Source) -> Result<Option<Box<Expr>>, Diag> {
+    match p.into_inner().find(|x| x.as_rule() == Rule::expr) {
+        Some(e) => Ok(Some(Box::new(expr(e, src)?))),
+        None => Ok(None),
+    }
+}
+
+fn call(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    let name = it
+        .next()
+        .map(ident)
+        .ok_or_else(|| Diag::error("tb::parse::syntax", "call"))?;
+    let first = match it.next() {
+        None => {
+            return Ok(Expr {
+                kind: ExprKind::Call(name, Vec::new()),
+                span,
+            })
+        }
+        Some(f) => expr(f, src)?,
+    };
+    let rest = it.next();
+    let kind = match rest.as_ref().map(|r| r.as_rule()) {
+        Some(Rule::generator_rest) => {
+            let inner = rest
+                .map(|r| r.into_inner().collect::<Vec<_>>())
+                .unwrap_or_default();
+            let g = generator(inner.into_iter(), Some(first), src)?;
+            ExprKind::Aggregate(name, g)
+        }
+        Some(Rule::where_clause) => short_generator(name, first, rest, src)?,
+        _ => {
+            let mut all = vec![first];
+            if let Some(r) = rest {
+                all.extend(args(r.into_inner(), src)?);
+            }
+            // `count(r in rounds)`: an aggregate over a collection with no filter.
+            if all.len() == 1 && AGGREGATES.contains(&name.name.as_str()) {
+                if let ExprKind::Binary(BinOp::In, l, _) = &all[0].kind {
+                    if matches!(l.kind, ExprKind::Var(_)) {
+                        let only = all.pop().unwrap_or_else(|| unreachable_expr(span));
+                        return Ok(Expr {
+                            kind: short_generator(name, only, None, src)?,
+                            span,
+                        });
+                    }
+                }
+            }
+            ExprKind::Call(name, all)
+        }
+    };
+    Ok(Expr { kind, span })
+}
+
+fn unreachable_expr(span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Bool(false),
+        span,
+    }
+}
+
+/// `agg(x in xs where cond)`: the element is the loop variable itself.
+fn short_generator(
+    name: Ident,
+    first: Expr,
+    cond: Option<Pair<Rule>>,
+    src: &Source,
+) -> Result<ExprKind, Diag> {
+    let span = first.span;
+    match first.kind {
+        ExprKind::Binary(BinOp::In, var, coll) => {
+            let v = match var.kind {
+                ExprKind::Var(v) => Ident { name: v, span: var.span },
+                _ => {
+                    return Err(Diag::error("tb::parse::syntax", "expected a variable before `in`")
+                        .at(src, var.span, "not a name")
+                        .with_help("write e.g. `count(r in rounds where r.played)`"))
+                }
+            };
+            let cond = match cond {
+                Some(c) => clause_expr(c, src)?,
+                None => None,
+            };
+            Ok(ExprKind::Aggregate(
+                name,
+                Generator {
+                    elem: Box::new(Expr {
+                        kind: ExprKind::Var(v.name.clone()),
+                        span: v.span,
+                    }),
+                    fors: vec![(v, *coll)],
+                    cond,
+                    by: None,
+                    voluntary: None,
+                },
+            ))
+        }
+        _ => Err(Diag::error("tb::parse::syntax", "`where` needs `x in collection` before it")
+            .at(src, span, "here")
+            .with_help("write e.g. `count(r in rounds where r.played)` or `sum(r.points for r in rounds where r.played)`")),
+    }
+}

@@ -1,0 +1,424 @@
+//! The compiled plan: a checked ruleset with every name resolved to an index.
+
+use crate::ast::{Direction, EndKind, FileId, Select, UnOp};
+use crate::diag::{Source, Span};
+use crate::num::Num;
+
+/// Index of a metric or criterion in [`Ruleset::metrics`].
+pub type MetricId = usize;
+/// Index of a procedure in [`Ruleset::procs`].
+pub type ProcId = usize;
+
+/// A checked ruleset ready to evaluate.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    /// `title`.
+    pub title: Option<String>,
+    /// `source`: the document implemented.
+    pub source_doc: Option<String>,
+    /// `edition`.
+    pub edition: Option<String>,
+    /// Every file loaded (root first), for diagnostics.
+    pub files: Vec<Source>,
+    /// Metrics and criteria.
+    pub metrics: Vec<Metric>,
+    /// Parameters with their values.
+    pub params: Vec<Param>,
+    /// Procedures.
+    pub procs: Vec<Proc>,
+    /// The procedure that ranks the event, if the file has `standings`.
+    pub standings: Option<ProcId>,
+}
+
+/// A parameter.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Name.
+    pub name: String,
+    /// Current value.
+    pub value: Num,
+    /// Where it is defined.
+    pub file: FileId,
+    /// Its span.
+    pub span: Span,
+}
+
+/// A metric (per participant) or criterion (per participant within a tied group).
+#[derive(Clone, Debug)]
+pub struct Metric {
+    /// Name.
+    pub name: String,
+    /// Label for output.
+    pub label: String,
+    /// Number of parameters (they occupy the first local slots).
+    pub arity: usize,
+    /// Local slots needed (parameters and loop variables).
+    pub slots: usize,
+    /// Body.
+    pub body: PExpr,
+    /// Article.
+    pub cite: Option<String>,
+    /// Documentation.
+    pub doc: String,
+    /// Computed among the tied group.
+    pub group_relative: bool,
+    /// File and span of the definition.
+    pub file: FileId,
+    /// Span of the name.
+    pub span: Span,
+}
+
+/// A procedure.
+#[derive(Clone, Debug)]
+pub struct Proc {
+    /// Name.
+    pub name: String,
+    /// Article.
+    pub cite: Option<String>,
+    /// Steps.
+    pub steps: Vec<PStep>,
+    /// What happens when the steps run out.
+    pub end: EndKind,
+    /// Article of the end.
+    pub end_cite: Option<String>,
+    /// Documentation.
+    pub doc: String,
+    /// File.
+    pub file: FileId,
+}
+
+/// A compiled step.
+#[derive(Clone, Debug)]
+pub struct PStep {
+    /// The compared value.
+    pub expr: PExpr,
+    /// Local slots its expressions need.
+    pub slots: usize,
+    /// Higher or lower is better.
+    pub dir: Direction,
+    /// Unique best / worst only.
+    pub select: Option<Select>,
+    /// Condition on the group.
+    pub when: Option<PExpr>,
+    /// Sub-tie hand-off.
+    pub then: PHandoff,
+    /// Output label.
+    pub label: String,
+    /// Display decimals.
+    pub decimals: Option<u32>,
+    /// Article.
+    pub cite: Option<String>,
+    /// Documentation.
+    pub doc: String,
+    /// Whether its value depends on the tied group.
+    pub group_relative: bool,
+    /// File.
+    pub file: FileId,
+    /// Span.
+    pub span: Span,
+}
+
+/// Hand-off of sub-ties, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PHandoff {
+    /// Same action whatever the size.
+    Always(PAction),
+    /// By size, with a default.
+    BySize(Vec<(usize, PAction)>, PAction),
+}
+
+impl PHandoff {
+    /// The action for a sub-group of `n` members.
+    pub fn for_size(&self, n: usize) -> PAction {
+        match self {
+            PHandoff::Always(a) => *a,
+            PHandoff::BySize(cases, other) => cases
+                .iter()
+                .find(|(k, _)| *k == n)
+                .map(|(_, a)| *a)
+                .unwrap_or(*other),
+        }
+    }
+}
+
+/// A resolved hand-off action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PAction {
+    /// Next step.
+    Continue,
+    /// First step of this procedure.
+    Restart,
+    /// This step again.
+    Repeat,
+    /// Another procedure.
+    Proc(ProcId),
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub struct PExpr {
+    /// What it is.
+    pub kind: PKind,
+    /// Where it was written.
+    pub span: Span,
+    /// In which file.
+    pub file: FileId,
+}
+
+/// Built-in names that need no definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// The participant being evaluated.
+    Me,
+    /// Its entries (`rounds`).
+    Rounds,
+    /// Its per-session scores.
+    Sessions,
+    /// The tied group (criteria only).
+    Group,
+    /// The tied group without `me` (criteria only).
+    Others,
+    /// The event.
+    Event,
+}
+
+/// Built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// Largest of the arguments, or of a list.
+    Max,
+    /// Smallest of the arguments, or of a list.
+    Min,
+    /// Absolute value.
+    Abs,
+    /// `round(x, places)`: nearest, .5 away from zero.
+    Round,
+    /// `round_down(x, places)`: toward zero.
+    RoundDown,
+    /// Toward −∞ to a whole number.
+    Floor,
+    /// Toward +∞ to a whole number.
+    Ceil,
+    /// Whether a value is defined.
+    Defined,
+    /// Sum of a list.
+    Sum,
+    /// Mean of a list (undefined when empty).
+    Mean,
+    /// Number of items of a list or collection.
+    Count,
+    /// `cut_lowest(list, n)`: drop the n least significant (FIDE 14.1, 16.5).
+    CutLowest,
+    /// `cut_highest(list, n)`: drop the n most significant.
+    CutHighest,
+    /// `best(list, n)`: keep the n highest values.
+    Best,
+    /// `sorted(list)`: values highest first (compared lexicographically in a step).
+    Sorted,
+}
+
+impl Func {
+    /// Look up a function by name.
+    pub fn by_name(s: &str) -> Option<Func> {
+        Some(match s {
+            "max" => Func::Max,
+            "min" => Func::Min,
+            "abs" => Func::Abs,
+            "round" => Func::Round,
+            "round_down" => Func::RoundDown,
+            "floor" => Func::Floor,
+            "ceil" => Func::Ceil,
+            "defined" => Func::Defined,
+            "sum" => Func::Sum,
+            "mean" => Func::Mean,
+            "count" => Func::Count,
+            "cut_lowest" => Func::CutLowest,
+            "cut_highest" => Func::CutHighest,
+            "best" => Func::Best,
+            "sorted" => Func::Sorted,
+            _ => return None,
+        })
+    }
+    /// Allowed argument counts (min, max).
+    pub fn arity(self) -> (usize, usize) {
+        match self {
+            Func::Max | Func::Min => (1, 64),
+            Func::Abs
+            | Func::Floor
+            | Func::Ceil
+            | Func::Defined
+            | Func::Sum
+            | Func::Mean
+            | Func::Count
+            | Func::Sorted => (1, 1),
+            Func::Round | Func::RoundDown => (1, 2),
+            Func::CutLowest | Func::CutHighest | Func::Best => (2, 2),
+        }
+    }
+}
+
+/// Aggregates over a generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agg {
+    /// Sum (0 when empty).
+    Sum,
+    /// Mean (undefined when empty).
+    Mean,
+    /// Count.
+    Count,
+    /// Smallest (undefined when empty).
+    Min,
+    /// Largest (undefined when empty).
+    Max,
+    /// All true (true when empty).
+    All,
+    /// Any true (false when empty).
+    Any,
+}
+
+impl Agg {
+    /// Look up an aggregate by name.
+    pub fn by_name(s: &str) -> Option<Agg> {
+        Some(match s {
+            "sum" => Agg::Sum,
+            "mean" => Agg::Mean,
+            "count" => Agg::Count,
+            "min" => Agg::Min,
+            "max" => Agg::Max,
+            "all" => Agg::All,
+            "any" => Agg::Any,
+            _ => return None,
+        })
+    }
+}
+
+/// Binary operators (as in the AST).
+pub use crate::ast::BinOp;
+
+/// A compiled generator.
+#[derive(Clone, Debug)]
+pub struct PGen {
+    /// Element.
+    pub elem: Box<PExpr>,
+    /// Loops: local slot and collection.
+    pub fors: Vec<(usize, PExpr)>,
+    /// Filter.
+    pub cond: Option<Box<PExpr>>,
+    /// Significance key (lists).
+    pub by: Option<Box<PExpr>>,
+    /// VUR flag (lists).
+    pub voluntary: Option<Box<PExpr>>,
+}
+
+/// Compiled expression forms.
+#[derive(Clone, Debug)]
+pub enum PKind {
+    /// A constant number.
+    Num(Num),
+    /// A constant boolean.
+    Bool(bool),
+    /// A constant string.
+    Str(std::sync::Arc<str>),
+    /// `infinity`.
+    Infinity,
+    /// A local slot (parameter or loop variable).
+    Local(usize),
+    /// A parameter.
+    Param(usize),
+    /// A built-in name.
+    Builtin(Builtin),
+    /// A metric of `target` (or of `me` when None) with arguments.
+    Metric(MetricId, Option<Box<PExpr>>, Vec<PExpr>),
+    /// A field of a value: a built-in field, or else a unit or data value by name.
+    Field(Box<PExpr>, Field),
+    /// A function call.
+    Call(Func, Vec<PExpr>),
+    /// An aggregate over a generator.
+    Agg(Agg, PGen),
+    /// A list with significance keys.
+    List(PGen),
+    /// Conditional.
+    If(Box<PExpr>, Box<PExpr>, Box<PExpr>),
+    /// Prefix operator.
+    Unary(UnOp, Box<PExpr>),
+    /// Infix operator.
+    Binary(BinOp, Box<PExpr>, Box<PExpr>),
+}
+
+/// A field name, with its built-in meaning looked up once at check time.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// The name as written.
+    pub name: std::sync::Arc<str>,
+    /// The built-in field of that name, if any.
+    pub builtin: Option<BuiltinField>,
+}
+
+macro_rules! builtin_fields {
+    ($($variant:ident => $name:literal : $doc:literal),* $(,)?) => {
+        /// Fields the engine provides on entries, participants, boards and the event.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum BuiltinField {
+            $(#[doc = $doc] $variant,)*
+        }
+        impl BuiltinField {
+            /// Look up a built-in field by name.
+            pub fn by_name(s: &str) -> Option<BuiltinField> {
+                match s { $($name => Some(BuiltinField::$variant),)* _ => None }
+            }
+            /// The field's name.
+            pub fn name(self) -> &'static str {
+                match self { $(BuiltinField::$variant => $name,)* }
+            }
+            /// Every built-in field with its description (for the docs and help).
+            pub const ALL: &'static [(&'static str, &'static str)] = &[$(($name, $doc),)*];
+        }
+    };
+}
+
+builtin_fields! {
+    Round => "round": "entry: the round number",
+    Session => "session": "entry: the session number",
+    Points => "points": "entry: points awarded in the primary unit",
+    RunningScore => "running_score": "entry: the participant's score after this round",
+    Played => "played": "entry: played over the board / at the table",
+    Unplayed => "unplayed": "entry: not played (bye, forfeit, absent)",
+    Forfeit => "forfeit": "entry: a forfeit of either side",
+    ForfeitWin => "forfeit_win": "entry: won by forfeit",
+    ForfeitLoss => "forfeit_loss": "entry: lost by forfeit",
+    DoubleForfeit => "double_forfeit": "entry: both sides forfeited",
+    Bye => "bye": "entry: any bye",
+    PairingBye => "pairing_bye": "entry: pairing-allocated bye",
+    FullBye => "full_bye": "entry: full-point bye",
+    HalfBye => "half_bye": "entry: half-point bye",
+    ZeroBye => "zero_bye": "entry: zero-point bye",
+    Absent => "absent": "entry: not paired and not present (incl. after withdrawal)",
+    RequestedBye => "requested_bye": "entry: FIDE 16.1.1 requested bye (half/zero bye, absent)",
+    Voluntary => "voluntary": "entry: FIDE 16.1.2 voluntarily unplayed round (requested bye or forfeit loss)",
+    Win => "win": "entry: won (unplayed: the result matching the awarded points)",
+    Draw => "draw": "entry: drawn",
+    Loss => "loss": "entry: lost",
+    Opponent => "opponent": "entry: the opponent (undefined for a bye)",
+    HasOpponent => "has_opponent": "entry: an opponent was met or scheduled",
+    Partner => "partner": "entry: the partner (individual bridge)",
+    First => "first": "entry: white / North-South / home",
+    Second => "second": "entry: black / East-West / away",
+    Weight => "weight": "entry: how much the meeting counts (triangle: 1/2)",
+    Boards => "boards": "entry: its boards",
+    Id => "id": "participant: identifier",
+    Rating => "rating": "participant: rating (undefined if unrated)",
+    Rated => "rated": "participant: has a rating",
+    Score => "score": "participant: total points in the primary unit; board: this side's score on it",
+    Rounds => "rounds": "participant: its entries; event: the number of scheduled rounds",
+    Sessions => "sessions": "participant: per-session scores",
+    Withdrawn => "withdrawn": "participant: withdrew before the end",
+    Number => "number": "board: its number",
+    Top => "top": "board: the most that could be scored on it",
+    Participants => "participants": "event: every participant",
+    Swiss => "swiss": "event: paired by the Swiss system",
+    RoundRobin => "round_robin": "event: an all-play-all",
+    WinPoints => "win_points": "event: points for a win",
+    DrawPoints => "draw_points": "event: points for a draw",
+    LossPoints => "loss_points": "event: points for a loss",
+    MaxScore => "max_score": "event: rounds x points for a win",
+}

@@ -1,0 +1,599 @@
+//! Runs a ruleset's procedures over an event: ordered standings, shared places, and a trace of every decision.
+//!
+//! A procedure is applied to a group of participants. Each step computes a
+//! value per member and splits the group by it. A group the step does not
+//! split goes on to the next step; the sub-groups of a split go where the
+//! step's hand-off says: on to the next step (`continue`), back to the first
+//! step (`restart`), this step again (`repeat`), or to another procedure
+//! chosen by the sub-group's size. An explicit work stack keeps the native
+//! stack flat however many hand-offs a large tie takes.
+
+use crate::ast::{Direction, EndKind, Select};
+use crate::diag::Diag;
+use crate::eval::{compare_values, Env, Evaluator, Value};
+use crate::model::{Event, Pid};
+use crate::plan::{PAction, PStep, ProcId, Ruleset};
+use std::cmp::Ordering;
+use std::rc::Rc;
+
+/// Options for a ranking run.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Seed for drawing of lots; without one, lots are reported unresolved.
+    pub lots_seed: Option<u64>,
+}
+
+/// One output column: a step's label and how to show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Column {
+    /// Label (the step's `as`, the metric's label, or its text).
+    pub label: String,
+    /// Article.
+    pub cite: Option<String>,
+    /// Decimals to show.
+    pub decimals: Option<u32>,
+    /// Computed among a tied group (shown only where it was used).
+    pub group_relative: bool,
+    /// (procedure, step) it comes from.
+    pub origin: (ProcId, usize),
+}
+
+/// Why a participant's place was fixed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decided {
+    /// The procedure.
+    pub procedure: String,
+    /// The step's label, or the end's description.
+    pub criterion: String,
+    /// Article.
+    pub cite: Option<String>,
+}
+
+/// A row of the standings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Participant index.
+    pub pid: Pid,
+    /// Place, equal for shared places.
+    pub rank: usize,
+    /// Value per column (None where undefined or not computed).
+    pub values: Vec<Value>,
+    /// The criterion that separated this participant from those tied with it.
+    pub decided_by: Option<Decided>,
+    /// Set when the place is shared because the rules could not break the tie.
+    pub unresolved: Option<String>,
+}
+
+/// What a step did to a group.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The condition did not hold.
+    Skipped,
+    /// Every member had the same value.
+    NotSplit,
+    /// The group split into these ordered sub-groups.
+    Split(Vec<Vec<Pid>>),
+}
+
+/// One entry of the trace.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TraceStep {
+    /// Procedure name.
+    pub procedure: String,
+    /// Step label, or `end`.
+    pub criterion: String,
+    /// Article.
+    pub cite: Option<String>,
+    /// The tied group the step was applied to.
+    pub group: Vec<Pid>,
+    /// Each member's value.
+    pub values: Vec<(Pid, Value)>,
+    /// Decimals for display.
+    pub decimals: Option<u32>,
+    /// What happened.
+    pub outcome: Outcome,
+    /// Where each sub-group went ("continue", "restart", "procedure two_teams", ...).
+    pub handoffs: Vec<(Vec<Pid>, String)>,
+}
+
+/// The result of ranking an event.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    /// Rows in final order.
+    pub rows: Vec<Row>,
+    /// Columns of `rows[i].values`.
+    pub columns: Vec<Column>,
+    /// Every step applied, in order.
+    pub trace: Vec<TraceStep>,
+    /// Seed used for lots, if any.
+    pub lots_seed: Option<u64>,
+}
+
+struct Task {
+    proc_id: ProcId,
+    group: Vec<Pid>,
+    step: usize,
+}
+
+/// A block of the final order: members and how their order was fixed.
+struct Block {
+    members: Vec<Pid>,
+    decided_by: Option<Decided>,
+    unresolved: Option<String>,
+}
+
+/// Most steps one ranking may apply (a guard against pathological rulesets).
+pub const MAX_STEPS: usize = 10_000_000;
+
+/// Rank the event with the ruleset's `standings` procedure.
+pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
+    let main = rs.standings.ok_or_else(|| {
+        Diag::error(
+            "tb::eval::no_standings",
+            "this ruleset has no `standings` line, so it cannot rank an event",
+        )
+        .with_help(
+            "it is a library: import it from a ruleset that ends with `standings <procedure>`",
+        )
+    })?;
+    let mut ev = Evaluator::new(event, rs)?;
+    let columns = columns(rs, main);
+    let n = event.participants.len();
+    let mut group_values: Vec<Vec<Value>> = vec![vec![Value::Undef; columns.len()]; n];
+    let mut trace = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
+    let mut last_decided: Vec<Option<Decided>> = vec![None; n];
+
+    // Natural id order makes the result independent of input order.
+    let mut everyone: Vec<Pid> = (0..n).collect();
+    everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
+    let mut stack = vec![Task {
+        proc_id: main,
+        group: everyone,
+        step: 0,
+    }];
+    let mut applied = 0usize;
+    while let Some(task) = stack.pop() {
+        applied += 1;
+        if applied > MAX_STEPS {
+            return Err(Diag::error(
+                "tb::eval::too_many_steps",
+                "the procedures applied more than ten million steps",
+            )
+            .with_help("check the ruleset's hand-offs for a loop"));
+        }
+        let proc_ = &rs.procs[task.proc_id];
+        if task.group.len() == 1 {
+            let p = task.group[0];
+            blocks.push(Block {
+                members: task.group,
+                decided_by: last_decided[p].clone(),
+                unresolved: None,
+            });
+            continue;
+        }
+        if task.step >= proc_.steps.len() {
+            blocks.extend(end(event, rs, task.proc_id, task.group, opts, &mut trace));
+            continue;
+        }
+        let step = &proc_.steps[task.step];
+        let shared = Rc::new(task.group.clone());
+        if let Some(cond) = &step.when {
+            let mut env = Env {
+                me: None,
+                locals: vec![Value::Undef; step.slots],
+                group: Some(shared.clone()),
+            };
+            let holds = ev.truthy(cond, &mut env).map_err(|e| e.to_diag(rs))?;
+            if !holds {
+                trace.push(TraceStep {
+                    procedure: proc_.name.clone(),
+                    criterion: step.label.clone(),
+                    cite: step.cite.clone(),
+                    group: task.group.clone(),
+                    values: Vec::new(),
+                    decimals: step.decimals,
+                    outcome: Outcome::Skipped,
+                    handoffs: Vec::new(),
+                });
+                stack.push(Task {
+                    step: task.step + 1,
+                    ..task
+                });
+                continue;
+            }
+        }
+        let mut values = Vec::with_capacity(task.group.len());
+        for &p in &task.group {
+            let mut env = Env {
+                me: Some(p),
+                locals: vec![Value::Undef; step.slots],
+                group: if step.group_relative {
+                    Some(shared.clone())
+                } else {
+                    None
+                },
+            };
+            let v = ev.eval(&step.expr, &mut env).map_err(|e| e.to_diag(rs))?;
+            if step.group_relative {
+                if let Some(ci) = columns
+                    .iter()
+                    .position(|c| c.origin == (task.proc_id, task.step))
+                {
+                    group_values[p][ci] = v.clone();
+                }
+            }
+            values.push((p, v));
+        }
+        let parts = split(&values, step);
+        if parts.len() == 1 {
+            trace.push(TraceStep {
+                procedure: proc_.name.clone(),
+                criterion: step.label.clone(),
+                cite: step.cite.clone(),
+                group: task.group.clone(),
+                values,
+                decimals: step.decimals,
+                outcome: Outcome::NotSplit,
+                handoffs: Vec::new(),
+            });
+            stack.push(Task {
+                step: task.step + 1,
+                ..task
+            });
+            continue;
+        }
+        let decided = Decided {
+            procedure: proc_.name.clone(),
+            criterion: step.label.clone(),
+            cite: step.cite.clone(),
+        };
+        let mut handoffs = Vec::new();
+        let mut next = Vec::new();
+        for part in &parts {
+            for &p in part {
+                last_decided[p] = Some(decided.clone());
+            }
+            if part.len() == 1 {
+                next.push(Task {
+                    proc_id: task.proc_id,
+                    group: part.clone(),
+                    step: 0,
+                });
+                continue;
+            }
+            let (t, what) = match step.then.for_size(part.len()) {
+                PAction::Continue => (
+                    Task {
+                        proc_id: task.proc_id,
+                        group: part.clone(),
+                        step: task.step + 1,
+                    },
+                    "continue".to_string(),
+                ),
+                PAction::Restart => (
+                    Task {
+                        proc_id: task.proc_id,
+                        group: part.clone(),
+                        step: 0,
+                    },
+                    format!("restart {}", proc_.name),
+                ),
+                PAction::Repeat => (
+                    Task {
+                        proc_id: task.proc_id,
+                        group: part.clone(),
+                        step: task.step,
+                    },
+                    "repeat this step".to_string(),
+                ),
+                PAction::Proc(q) => (
+                    Task {
+                        proc_id: q,
+                        group: part.clone(),
+                        step: 0,
+                    },
+                    format!("procedure {}", rs.procs[q].name),
+                ),
+            };
+            handoffs.push((part.clone(), what));
+            next.push(t);
+        }
+        trace.push(TraceStep {
+            procedure: proc_.name.clone(),
+            criterion: step.label.clone(),
+            cite: step.cite.clone(),
+            group: task.group.clone(),
+            values,
+            decimals: step.decimals,
+            outcome: Outcome::Split(parts),
+            handoffs,
+        });
+        // Push in reverse so the best sub-group is handled (and placed) first.
+        stack.extend(next.into_iter().rev());
+    }
+
+    // Column values: plain metrics for everyone; group-relative ones where used.
+    let mut rows = Vec::with_capacity(n);
+    let mut rank_no = 1;
+    for b in blocks {
+        let size = b.members.len();
+        for &p in &b.members {
+            let mut vals = Vec::with_capacity(columns.len());
+            for (ci, c) in columns.iter().enumerate() {
+                if c.group_relative {
+                    vals.push(group_values[p][ci].clone());
+                } else {
+                    let step = &rs.procs[c.origin.0].steps[c.origin.1];
+                    let mut env = Env {
+                        me: Some(p),
+                        locals: vec![Value::Undef; step.slots],
+                        group: None,
+                    };
+                    vals.push(ev.eval(&step.expr, &mut env).map_err(|e| e.to_diag(rs))?);
+                }
+            }
+            rows.push(Row {
+                pid: p,
+                rank: rank_no,
+                values: vals,
+                decided_by: b.decided_by.clone(),
+                unresolved: b.unresolved.clone(),
+            });
+        }
+        rank_no += size;
+    }
+    Ok(Standings {
+        rows,
+        columns,
+        trace,
+        lots_seed: opts.lots_seed,
+    })
+}
+
+/// Split a group by a step's values into ordered sub-groups (better first).
+fn split(values: &[(Pid, Value)], step: &PStep) -> Vec<Vec<Pid>> {
+    let better = |a: &Value, b: &Value| -> Ordering {
+        // Undefined is worst in both directions.
+        match (a, b) {
+            (Value::Undef, Value::Undef) => Ordering::Equal,
+            (Value::Undef, _) => Ordering::Greater,
+            (_, Value::Undef) => Ordering::Less,
+            _ => match step.dir {
+                Direction::Desc => compare_values(b, a),
+                Direction::Asc => compare_values(a, b),
+            },
+        }
+    };
+    let mut sorted: Vec<&(Pid, Value)> = values.iter().collect();
+    sorted.sort_by(|a, b| better(&a.1, &b.1)); // stable: ties keep group order
+    let mut parts: Vec<Vec<Pid>> = Vec::new();
+    let mut last: Option<&Value> = None;
+    for (p, v) in sorted {
+        match last {
+            Some(l) if better(l, v) == Ordering::Equal => {
+                if let Some(g) = parts.last_mut() {
+                    g.push(*p);
+                }
+            }
+            _ => parts.push(vec![*p]),
+        }
+        last = Some(v);
+    }
+    match step.select {
+        None => parts,
+        // Only a unique best (worst) is separated; everyone else stays together.
+        Some(Select::Best) if parts.len() > 1 && parts[0].len() == 1 => {
+            let rest: Vec<Pid> = parts[1..].iter().flatten().copied().collect();
+            let rest = keep_order(values, rest);
+            vec![parts[0].clone(), rest]
+        }
+        Some(Select::Worst) if parts.len() > 1 && parts[parts.len() - 1].len() == 1 => {
+            let last = parts[parts.len() - 1].clone();
+            let rest: Vec<Pid> = parts[..parts.len() - 1].iter().flatten().copied().collect();
+            vec![keep_order(values, rest), last]
+        }
+        Some(_) => vec![values.iter().map(|(p, _)| *p).collect()],
+    }
+}
+
+/// Members in their original group order.
+fn keep_order(values: &[(Pid, Value)], members: Vec<Pid>) -> Vec<Pid> {
+    values
+        .iter()
+        .map(|(p, _)| *p)
+        .filter(|p| members.contains(p))
+        .collect()
+}
+
+/// The end of a procedure: a decision from the data, lots, shared or unresolved.
+fn end(
+    event: &Event,
+    rs: &Ruleset,
+    proc_id: ProcId,
+    group: Vec<Pid>,
+    opts: &Options,
+    trace: &mut Vec<TraceStep>,
+) -> Vec<Block> {
+    let proc_ = &rs.procs[proc_id];
+    let mk_trace = |what: String, outcome: Outcome| TraceStep {
+        procedure: proc_.name.clone(),
+        criterion: what,
+        cite: proc_.end_cite.clone(),
+        group: group.clone(),
+        values: Vec::new(),
+        decimals: None,
+        outcome,
+        handoffs: Vec::new(),
+    };
+    // A decision recorded in the data (a play-off) that orders all of them.
+    for d in &event.decisions {
+        if group.iter().all(|p| d.order.contains(p)) {
+            let ordered: Vec<Pid> = d
+                .order
+                .iter()
+                .copied()
+                .filter(|p| group.contains(p))
+                .collect();
+            trace.push(mk_trace(
+                format!("decided in the data: {}", d.reason),
+                Outcome::Split(ordered.iter().map(|&p| vec![p]).collect()),
+            ));
+            return ordered
+                .into_iter()
+                .map(|p| Block {
+                    members: vec![p],
+                    decided_by: Some(Decided {
+                        procedure: proc_.name.clone(),
+                        criterion: d.reason.clone(),
+                        cite: proc_.end_cite.clone(),
+                    }),
+                    unresolved: None,
+                })
+                .collect();
+        }
+    }
+    match &proc_.end {
+        EndKind::Shared => {
+            trace.push(mk_trace("shared place".into(), Outcome::NotSplit));
+            vec![Block {
+                members: group,
+                decided_by: None,
+                unresolved: None,
+            }]
+        }
+        EndKind::Lots => match opts.lots_seed {
+            Some(seed) => {
+                let mut order = group.clone();
+                let mut rng = SplitMix(
+                    seed ^ order.iter().fold(0u64, |h, &p| {
+                        h.wrapping_mul(31)
+                            .wrapping_add(fnv(&event.participants[p].id))
+                    }),
+                );
+                for i in (1..order.len()).rev() {
+                    let j = (rng.next() % (i as u64 + 1)) as usize;
+                    order.swap(i, j);
+                }
+                let what = format!("drawing of lots (seed {seed})");
+                trace.push(mk_trace(
+                    what.clone(),
+                    Outcome::Split(order.iter().map(|&p| vec![p]).collect()),
+                ));
+                order
+                    .into_iter()
+                    .map(|p| Block {
+                        members: vec![p],
+                        decided_by: Some(Decided {
+                            procedure: proc_.name.clone(),
+                            criterion: what.clone(),
+                            cite: proc_.end_cite.clone(),
+                        }),
+                        unresolved: None,
+                    })
+                    .collect()
+            }
+            None => {
+                let why = "drawing of lots (give --seed to draw)".to_string();
+                trace.push(mk_trace(why.clone(), Outcome::NotSplit));
+                vec![Block {
+                    members: group,
+                    decided_by: None,
+                    unresolved: Some(cited(why, &proc_.end_cite)),
+                }]
+            }
+        },
+        EndKind::Unresolved(reason) => {
+            trace.push(mk_trace(format!("unresolved: {reason}"), Outcome::NotSplit));
+            vec![Block {
+                members: group,
+                decided_by: None,
+                unresolved: Some(cited(reason.clone(), &proc_.end_cite)),
+            }]
+        }
+    }
+}
+
+fn cited(s: String, cite: &Option<String>) -> String {
+    match cite {
+        Some(c) => format!("{s} ({c})"),
+        None => s,
+    }
+}
+
+/// The columns of the standings: every step of every procedure reachable
+/// from the main one, main first, each label once.
+fn columns(rs: &Ruleset, main: ProcId) -> Vec<Column> {
+    let mut seen_procs = vec![main];
+    let mut i = 0;
+    while i < seen_procs.len() {
+        let p = &rs.procs[seen_procs[i]];
+        for s in &p.steps {
+            let mut targets = Vec::new();
+            match &s.then {
+                crate::plan::PHandoff::Always(PAction::Proc(q)) => targets.push(*q),
+                crate::plan::PHandoff::BySize(cases, other) => {
+                    for (_, a) in cases {
+                        if let PAction::Proc(q) = a {
+                            targets.push(*q);
+                        }
+                    }
+                    if let PAction::Proc(q) = other {
+                        targets.push(*q);
+                    }
+                }
+                _ => {}
+            }
+            for q in targets {
+                if !seen_procs.contains(&q) {
+                    seen_procs.push(q);
+                }
+            }
+        }
+        i += 1;
+    }
+    let mut cols: Vec<Column> = Vec::new();
+    for &pid in &seen_procs {
+        for (si, s) in rs.procs[pid].steps.iter().enumerate() {
+            if cols.iter().any(|c| c.label == s.label) {
+                continue;
+            }
+            cols.push(Column {
+                label: s.label.clone(),
+                cite: s.cite.clone(),
+                decimals: s.decimals,
+                group_relative: s.group_relative,
+                origin: (pid, si),
+            });
+        }
+    }
+    cols
+}
+
+/// Compare ids numerically when both are numbers, else as text.
+pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
+        (Ok(_), Err(_)) => Ordering::Less,
+        (Err(_), Ok(_)) => Ordering::Greater,
+        _ => a.cmp(b),
+    }
+}
+
+fn fnv(s: &str) -> u64 {
+    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100000001b3)
+    })
+}
+
+/// SplitMix64: a small, fixed pseudo-random generator so a seed always draws the same lots.
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
+        z ^ (z >> 31)
+    }
+}
