@@ -998,3 +998,54 @@ pub fn cut_most_significant(items: &mut Vec<ListItem>) {
     }
     items.remove(best);
 }
+
+/// The value of the metric `name` for the participant with id `id` (for tests and tools).
+pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result<Value, Diag> {
+    let p = event.find(id).ok_or_else(|| {
+        Diag::error(
+            "tb::eval::unknown_participant",
+            format!("no participant `{id}`"),
+        )
+    })?;
+    let Some(m) = rs.metrics.iter().position(|m| m.name == name) else {
+        // A built-in participant field such as `score` or `rating`.
+        let builtin = BuiltinField::by_name(name).ok_or_else(|| {
+            Diag::error(
+                "tb::eval::unknown_metric",
+                format!("the ruleset has no metric `{name}`"),
+            )
+        })?;
+        let at = PExpr {
+            kind: PKind::Field(
+                Box::new(PExpr {
+                    kind: PKind::Builtin(Builtin::Me),
+                    span: Span::default(),
+                    file: 0,
+                }),
+                Field {
+                    name: Arc::from(name),
+                    builtin: Some(builtin),
+                },
+            ),
+            span: Span::default(),
+            file: 0,
+        };
+        let mut ev = Evaluator::new(event, rs)?;
+        let mut env = Env {
+            me: Some(p),
+            locals: Vec::new(),
+            group: None,
+        };
+        return ev.eval(&at, &mut env).map_err(|e| e.to_diag(rs));
+    };
+    if rs.metrics[m].arity > 0 || rs.metrics[m].group_relative {
+        return Err(Diag::error(
+            "tb::eval::not_a_plain_metric",
+            format!("`{name}` takes arguments or needs a tied group"),
+        ));
+    }
+    let mut ev = Evaluator::new(event, rs)?;
+    let at = rs.metrics[m].body.clone();
+    ev.metric(m, p, Vec::new(), None, &at)
+        .map_err(|e| e.to_diag(rs))
+}

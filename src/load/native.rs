@@ -1176,6 +1176,15 @@ fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span)> {
     }
     if let Some(n) = t.get("rank") {
         p.recorded_rank = cx.count(n, "`rank`");
+        if p.recorded_rank == Some(0) {
+            cx.err(
+                SYNTAX,
+                n.sp(),
+                "`rank` is 0: ranks start at 1".to_string(),
+                "rank 0",
+                "write the place as printed, from 1",
+            );
+        }
     }
     cx.finish(&t, "a participant", PARTICIPANT_FIELDS);
     Some((p, id_node.sp()))
