@@ -97,10 +97,10 @@ pub fn check(
 ) -> Result<Ruleset, Diag> {
     let mut c = Checker::default();
     c.load(root, resolver, 0, Vec::new());
+    // Resolve names only when every file parsed: a file that failed to parse
+    // would make every use of its definitions look like an unknown name.
     if c.errors.is_empty() {
         c.collect();
-    }
-    if c.errors.is_empty() {
         c.resolve_all(overrides);
     }
     if !c.errors.is_empty() {

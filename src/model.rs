@@ -412,9 +412,16 @@ impl Event {
     pub fn complete_rounds(&mut self) {
         let scoring = self.scoring;
         let rounds = self.rounds;
+        let mut present = vec![false; rounds as usize + 1];
         for p in &mut self.participants {
+            present.iter_mut().for_each(|x| *x = false);
+            for e in &p.entries {
+                if let Some(x) = present.get_mut(e.round as usize) {
+                    *x = true;
+                }
+            }
             for r in 1..=rounds {
-                if !p.entries.iter().any(|e| e.round == r) {
+                if !present[r as usize] {
                     p.entries
                         .push(Entry::unplayed(r, Status::Absent, scoring.loss, &scoring));
                 }

@@ -113,6 +113,20 @@ struct Task {
     proc_id: ProcId,
     group: Vec<Pid>,
     step: usize,
+    /// Procedures this same (unsplit) group was handed to already: a hand-off
+    /// of an unsplit group never returns to one of them, so it cannot loop.
+    via: Vec<ProcId>,
+}
+
+impl Task {
+    fn new(proc_id: ProcId, group: Vec<Pid>, step: usize) -> Task {
+        Task {
+            proc_id,
+            group,
+            step,
+            via: Vec::new(),
+        }
+    }
 }
 
 /// A block of the final order: members and how their order was fixed.
@@ -147,11 +161,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
-    let mut stack = vec![Task {
-        proc_id: main,
-        group: everyone,
-        step: 0,
-    }];
+    let mut stack = vec![Task::new(main, everyone, 0)];
     let mut applied = 0usize;
     while let Some(task) = stack.pop() {
         applied += 1;
@@ -227,20 +237,42 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         }
         let parts = split(&values, step);
         if parts.len() == 1 {
+            // Everyone is still tied. A hand-off to another procedure applies
+            // to them too (all teams level on VPs go to the procedure for
+            // their number); otherwise, or if that procedure already had this
+            // very group, the next step follows.
+            let mut handoffs = Vec::new();
+            let next = match step.then.for_size(task.group.len()) {
+                PAction::Proc(q) if q != task.proc_id && !task.via.contains(&q) => {
+                    handoffs.push((
+                        task.group.clone(),
+                        format!("procedure {}", rs.procs[q].name),
+                    ));
+                    let mut via = task.via.clone();
+                    via.push(task.proc_id);
+                    Task {
+                        proc_id: q,
+                        group: task.group.clone(),
+                        step: 0,
+                        via,
+                    }
+                }
+                _ => Task {
+                    step: task.step + 1,
+                    ..task
+                },
+            };
             trace.push(TraceStep {
                 procedure: proc_.name.clone(),
                 criterion: step.label.clone(),
                 cite: step.cite.clone(),
-                group: task.group.clone(),
+                group: next.group.clone(),
                 values,
                 decimals: step.decimals,
                 outcome: Outcome::NotSplit,
-                handoffs: Vec::new(),
+                handoffs,
             });
-            stack.push(Task {
-                step: task.step + 1,
-                ..task
-            });
+            stack.push(next);
             continue;
         }
         let decided = Decided {
@@ -255,44 +287,24 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                 last_decided[p] = Some(decided.clone());
             }
             if part.len() == 1 {
-                next.push(Task {
-                    proc_id: task.proc_id,
-                    group: part.clone(),
-                    step: 0,
-                });
+                next.push(Task::new(task.proc_id, part.clone(), 0));
                 continue;
             }
             let (t, what) = match step.then.for_size(part.len()) {
                 PAction::Continue => (
-                    Task {
-                        proc_id: task.proc_id,
-                        group: part.clone(),
-                        step: task.step + 1,
-                    },
+                    Task::new(task.proc_id, part.clone(), task.step + 1),
                     "continue".to_string(),
                 ),
                 PAction::Restart => (
-                    Task {
-                        proc_id: task.proc_id,
-                        group: part.clone(),
-                        step: 0,
-                    },
+                    Task::new(task.proc_id, part.clone(), 0),
                     format!("restart {}", proc_.name),
                 ),
                 PAction::Repeat => (
-                    Task {
-                        proc_id: task.proc_id,
-                        group: part.clone(),
-                        step: task.step,
-                    },
+                    Task::new(task.proc_id, part.clone(), task.step),
                     "repeat this step".to_string(),
                 ),
                 PAction::Proc(q) => (
-                    Task {
-                        proc_id: q,
-                        group: part.clone(),
-                        step: 0,
-                    },
+                    Task::new(q, part.clone(), 0),
                     format!("procedure {}", rs.procs[q].name),
                 ),
             };

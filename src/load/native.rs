@@ -1429,6 +1429,30 @@ fn read_game(
         .get("result")
         .and_then(|n| cx.string(n, "`result`").map(|s| (s, n.sp())));
     let points = t.get("points").and_then(|n| cx.pair(n, "`points`"));
+    // The result, read for the sport (checked even if an id is wrong).
+    let sport = ev.sport;
+    let scoring = ev.scoring;
+    let parsed = match &result {
+        Some((s, span)) => match parse_result(s, sport) {
+            Some(r) => Some(r),
+            None => {
+                let help = if sport == Sport::Cards {
+                    "card results are games won by home - games won by away - drawn games, e.g. \"2-1-0\"; forfeits \"+-\", \"-+\", \"--\""
+                } else {
+                    "write \"1-0\", \"0-1\", \"1/2-1/2\" (or \"½-½\", \"0.5-0.5\", \"=\"), \"0-0\"; forfeits \"+-\", \"-+\", \"--\""
+                };
+                cx.err(
+                    BAD_RESULT,
+                    *span,
+                    format!("\"{s}\" is not a result tb knows"),
+                    "unknown result",
+                    help,
+                );
+                None
+            }
+        },
+        None => None,
+    };
     let weight = match t.get("weight") {
         Some(n) => {
             let w = cx.num(n, "`weight`");
@@ -1520,30 +1544,6 @@ fn read_game(
         seen.push(s);
     }
 
-    // Result, points, outcome.
-    let sport = ev.sport;
-    let scoring = ev.scoring;
-    let parsed = match &result {
-        Some((s, span)) => match parse_result(s, sport) {
-            Some(r) => Some(r),
-            None => {
-                let help = if sport == Sport::Cards {
-                    "card results are games won by home - games won by away - drawn games, e.g. \"2-1-0\"; forfeits \"+-\", \"-+\", \"--\""
-                } else {
-                    "write \"1-0\", \"0-1\", \"1/2-1/2\" (or \"½-½\", \"0.5-0.5\", \"=\"), \"0-0\"; forfeits \"+-\", \"-+\", \"--\""
-                };
-                cx.err(
-                    BAD_RESULT,
-                    *span,
-                    format!("\"{s}\" is not a result tb knows"),
-                    "unknown result",
-                    help,
-                );
-                return None;
-            }
-        },
-        None => None,
-    };
     let mut home_units: Vec<(UnitId, Num)> = Vec::new();
     let mut away_units: Vec<(UnitId, Num)> = Vec::new();
     if let Some(Res::Games(w, l, d)) = parsed {
