@@ -798,7 +798,7 @@ impl<'a> Evaluator<'a> {
                         }
                     }
                     _ => {
-                        items.sort_by(|a, b| b.value.cmp(&a.value));
+                        items.sort_by_key(|i| std::cmp::Reverse(i.value));
                         items.truncate(n);
                     }
                 }
@@ -807,7 +807,7 @@ impl<'a> Evaluator<'a> {
             Func::Sorted => {
                 let l = self.list_arg(e, &args[0])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
-                items.sort_by(|a, b| b.value.cmp(&a.value));
+                items.sort_by_key(|i| std::cmp::Reverse(i.value));
                 Value::List(Rc::new(items))
             }
         })

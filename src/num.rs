@@ -2,7 +2,8 @@
 //!
 //! Why fractions and not `Decimal`: a mean of 2/3, 2/3, 2/3 must tie with a
 //! mean of 1, 1, 0, and a decimal type rounds 2/3. Fractions are exact under
-//! + - * /, so two mathematically equal values always compare equal. Every
+//! the four operations, so two mathematically equal values always compare
+//! equal. Every
 //! operation is checked: a value beyond i128 is an error, never a wrap.
 //! Decimals (`rust_decimal`) are used only at the edges: reading literals and
 //! data, and rounding for display or where a regulation itself rounds.
@@ -53,6 +54,9 @@ pub enum Rounding {
     Ceil,
 }
 
+// `add`, `sub`, `mul`, `div`, `neg` are checked and return `Result`: they are
+// deliberately not the std operator traits, so no overflow can go unhandled.
+#[allow(clippy::should_implement_trait)]
 impl Num {
     /// Zero.
     pub const ZERO: Num = Num { num: 0, den: 1 };

@@ -168,8 +168,7 @@ pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json 
     let rows: Vec<Json> = s
         .rows
         .iter()
-        .enumerate()
-        .map(|(_, r)| {
+        .map(|r| {
             let p = &event.participants[r.pid];
             let mut values = Map::new();
             let mut exact = Map::new();

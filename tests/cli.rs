@@ -1,0 +1,377 @@
+//! The real binary: golden outputs, exit codes, the JSON contract, and the
+//! README's examples (so the README cannot rot). Set UPDATE_GOLDEN=1 to
+//! rewrite the golden files after an intended change.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn tb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tb")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn golden(name: &str, actual: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
+    if std::env::var_os("UPDATE_GOLDEN").is_some() || !path.exists() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(
+        actual,
+        expected,
+        "output differs from {}; UPDATE_GOLDEN=1 to accept",
+        path.display()
+    );
+}
+
+#[test]
+fn eval_cards_table_golden() {
+    let o = tb(&["eval", "cards/swiss", "examples/cards-swiss.toml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    golden("cards-swiss.table.txt", &stdout(&o));
+}
+
+#[test]
+fn eval_formats_golden() {
+    for (fmt, ext) in [
+        ("json", "json"),
+        ("csv", "csv"),
+        ("markdown", "md"),
+        ("html", "html"),
+    ] {
+        let o = tb(&[
+            "eval",
+            "cards/swiss",
+            "examples/cards-swiss.toml",
+            "--format",
+            fmt,
+        ]);
+        assert!(o.status.success(), "{fmt}: {}", stderr(&o));
+        golden(&format!("cards-swiss.{ext}"), &stdout(&o));
+    }
+    let o = tb(&["eval", "us-chess/swiss", "examples/chess-swiss.toml"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    golden("chess-swiss.us-chess.table.txt", &stdout(&o));
+    let o = tb(&[
+        "eval",
+        "us-chess/round-robin",
+        "tests/fixtures/data/chess/uzchesscup_rr.trf",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    golden("uzchesscup.us-chess-rr.table.txt", &stdout(&o));
+}
+
+/// The JSON contract (SPEC §5): `standings` in final order with `rank`
+/// (integer), `id` (string), `name`, and `values` (label → decimal string or null).
+#[test]
+fn json_contract() {
+    let o = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("valid JSON");
+    let rows = v["standings"].as_array().expect("standings array");
+    assert_eq!(rows.len(), 8);
+    let mut last = 0;
+    for r in rows {
+        let rank = r["rank"].as_u64().expect("integer rank");
+        assert!(rank >= last);
+        last = rank;
+        assert!(r["id"].is_string() && r["name"].is_string());
+        let values = r["values"].as_object().expect("values object");
+        for label in ["MP", "OMW%", "GW%", "OGW%"] {
+            let x = &values[label];
+            assert!(
+                x.is_null() || x.as_str().unwrap().parse::<f64>().is_ok(),
+                "{label}: {x}"
+            );
+        }
+    }
+    assert_eq!(rows[0]["id"], "gus");
+    assert_eq!(rows[0]["decided_by"]["cite"], "Step 1");
+    // TRF ids are starting numbers without padding.
+    let o = tb(&[
+        "eval",
+        "us-chess/round-robin",
+        "tests/fixtures/data/chess/uzchesscup_rr.trf",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["standings"][0]["id"], "2");
+    assert_eq!(v["standings"][0]["values"]["SB"], "25.25");
+}
+
+/// Same input, same output, byte for byte.
+#[test]
+fn output_is_deterministic() {
+    let a = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--format",
+        "json",
+    ]);
+    let b = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn toml_and_json_events_give_the_same_standings() {
+    let a = tb(&[
+        "eval",
+        "us-chess/swiss",
+        "examples/chess-swiss.toml",
+        "--format",
+        "csv",
+    ]);
+    let b = tb(&[
+        "eval",
+        "us-chess/swiss",
+        "examples/chess-swiss.json",
+        "--format",
+        "csv",
+    ]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn check_every_shipped_ruleset() {
+    let names: Vec<&str> = tb::shipped::SHIPPED.iter().map(|(n, _)| *n).collect();
+    assert!(names.len() >= 5);
+    let mut args = vec!["check"];
+    args.extend(names.iter().copied());
+    let o = tb(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for n in names {
+        assert!(stdout(&o).contains(&format!("{n}: ok")), "{n}");
+    }
+}
+
+#[test]
+fn check_broken_ruleset_reports_code_span_help() {
+    let dir = std::env::temp_dir().join(format!("tb-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("broken.tb");
+    std::fs::write(
+        &file,
+        "import \"us-chess/lib\"\nmetric a = solkof + 1\nmetric b = round(1, 2, 3)\n",
+    )
+    .unwrap();
+    let o = tb(&["--diagnostics", "plain", "check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(err.contains("error[tb::check::unknown_metric]"), "{err}");
+    assert!(err.contains("broken.tb:2:12"), "{err}");
+    assert!(err.contains("did you mean `solkoff`"), "{err}");
+    assert!(err.contains("error[tb::check::arity]"), "{err}");
+    // The graphical rendering shows the file name and the source line.
+    let o = tb(&[
+        "--diagnostics",
+        "fancy",
+        "--color",
+        "never",
+        "check",
+        file.to_str().unwrap(),
+    ]);
+    let err = stderr(&o);
+    assert!(err.contains("tb::check::unknown_metric"), "{err}");
+    assert!(err.contains("metric a = solkof + 1"), "{err}");
+    assert!(err.contains("broken.tb"), "{err}");
+    // JSON diagnostics for tools.
+    let o = tb(&["--diagnostics", "json", "check", file.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stderr).expect("json diagnostic");
+    assert_eq!(v["related"][0]["code"], "tb::check::unknown_metric");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn verify_agrees_with_recorded_ranks() {
+    let o = tb(&["verify", "cards/swiss", "examples/cards-swiss.toml"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("8 compared, 0 differ"));
+    // The TEC file's rank column is FIDE's order; US Chess tie-breaks differ.
+    let o = tb(&[
+        "verify",
+        "us-chess/swiss",
+        "tests/fixtures/data/chess/tec_swiss_de.trf",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stdout(&o));
+}
+
+#[test]
+fn usage_errors_exit_2_and_input_errors_exit_3() {
+    assert_eq!(tb(&["eval"]).status.code(), Some(2));
+    assert_eq!(tb(&["frobnicate"]).status.code(), Some(2));
+    let o = tb(&["eval", "no/such", "examples/cards-swiss.toml"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(stderr(&o).contains("tb::check::unknown_ruleset"));
+    let o = tb(&["eval", "cards/swiss", "no-such-file.toml"]);
+    assert_eq!(o.status.code(), Some(3));
+    let o = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--param",
+        "nosuch=1",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("floor"),
+        "lists the ruleset's parameters"
+    );
+}
+
+#[test]
+fn params_change_the_result() {
+    let a = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--format",
+        "csv",
+    ]);
+    let b = tb(&[
+        "eval",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--format",
+        "csv",
+        "--param",
+        "floor=0.5",
+    ]);
+    assert!(b.status.success(), "{}", stderr(&b));
+    assert_ne!(a.stdout, b.stdout);
+}
+
+#[test]
+fn explain_shows_each_step_with_values_and_article() {
+    let o = tb(&[
+        "explain",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--ids",
+        "fay,gus",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("swiss / OMW% [Step 1]"), "{out}");
+    assert!(out.contains("Fay Okafor (fay) = 0.54"), "{out}");
+    assert!(out.contains("Gus Lindqvist (gus) = 0.56"), "{out}");
+    golden("cards-swiss.explain.txt", &out);
+}
+
+#[test]
+fn list_names_rulesets_and_sources() {
+    let out = stdout(&tb(&["list"]));
+    for n in ["cards/swiss", "us-chess/swiss", "us-chess/round-robin"] {
+        assert!(out.contains(n), "{n}");
+    }
+    assert!(out.contains("seed 001"));
+}
+
+// ------------------------------------------------------------------ README
+
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
+}
+
+fn blocks(lang: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur: Option<String> = None;
+    for line in readme().lines() {
+        match &mut cur {
+            None if line.trim_start() == format!("```{lang}") => cur = Some(String::new()),
+            Some(b) if line.trim_start() == "```" => {
+                out.push(std::mem::take(b));
+                cur = None;
+            }
+            Some(b) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+/// Every `tb` code block of the README is valid syntax.
+#[test]
+fn readme_ruleset_examples_parse() {
+    let bs = blocks("tb");
+    assert!(bs.len() >= 6);
+    for b in bs {
+        if let Err(d) = tb::parse::parse(&tb::diag::Source::new("README.md", b.clone())) {
+            panic!("README block does not parse:\n{b}\n{}", d.plain());
+        }
+    }
+}
+
+/// The README's "writing your own ruleset" example checks and runs.
+#[test]
+fn readme_own_ruleset_runs() {
+    let b = blocks("tb")
+        .into_iter()
+        .find(|b| b.contains("procedure club"))
+        .expect("club example");
+    let dir = std::env::temp_dir().join(format!("tb-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("club.tb");
+    std::fs::write(&file, b).unwrap();
+    let o = tb(&["check", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = tb(&[
+        "eval",
+        file.to_str().unwrap(),
+        "examples/chess-swiss.toml",
+        "--seed",
+        "7",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The quick-start command prints what the README shows.
+#[test]
+fn readme_quick_start_output() {
+    let text = readme();
+    assert!(text.contains("cargo run --release -- eval cards/swiss examples/cards-swiss.toml"));
+    assert!(text.contains("\ncargo test\n"));
+    let shown = blocks("text")
+        .into_iter()
+        .find(|b| b.contains("Friday Night Swiss"))
+        .unwrap();
+    let out = stdout(&tb(&["eval", "cards/swiss", "examples/cards-swiss.toml"]));
+    for line in shown.lines().filter(|l| !l.starts_with("...")) {
+        assert!(
+            out.contains(line),
+            "README line not in output: {line:?}\n{out}"
+        );
+    }
+}
