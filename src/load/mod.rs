@@ -3,6 +3,7 @@
 use crate::diag::{Diag, Source};
 use crate::model::Event;
 
+pub mod csv;
 pub mod native;
 pub mod trf;
 
@@ -15,6 +16,8 @@ pub enum Format {
     Json,
     /// FIDE TRF16 / TRF-26.
     Trf,
+    /// CSV match list (card-game events from a spreadsheet).
+    Csv,
 }
 
 impl Format {
@@ -27,6 +30,8 @@ impl Format {
             Some(Format::Json)
         } else if lower.ends_with(".trf") || lower.ends_with(".txt") {
             Some(Format::Trf)
+        } else if lower.ends_with(".csv") {
+            Some(Format::Csv)
         } else if text.trim_start().starts_with('{') {
             Some(Format::Json)
         } else if text.lines().any(|l| l.starts_with("001 ")) {
@@ -43,10 +48,11 @@ pub fn load(source: &Source) -> Result<Event, Diag> {
         Some(Format::Toml) => native::load_toml(source),
         Some(Format::Json) => native::load_json(source),
         Some(Format::Trf) => trf::load_trf(source),
+        Some(Format::Csv) => csv::load_csv(source),
         None => Err(Diag::error(
             "tb::load::unknown_format",
             format!("cannot tell what format {} is in", source.name),
         )
-        .with_help("name the file .toml, .json or .trf")),
+        .with_help("name the file .toml, .json, .trf, .csv or .xml (USEBIO)")),
     }
 }

@@ -156,13 +156,13 @@ fn json_error(source: &Source, e: &serde_json::Error) -> Diag {
 
 /// A value read from TOML or JSON, with the span of its text.
 #[derive(Clone, Debug)]
-struct Node {
-    span: Option<Span>,
-    v: V,
+pub(super) struct Node {
+    pub(super) span: Option<Span>,
+    pub(super) v: V,
 }
 
 #[derive(Clone, Debug)]
-enum V {
+pub(super) enum V {
     Null,
     Bool(bool),
     Int(i64),
@@ -176,9 +176,9 @@ enum V {
 }
 
 #[derive(Clone, Debug)]
-struct Key {
-    name: String,
-    span: Option<Span>,
+pub(super) struct Key {
+    pub(super) name: String,
+    pub(super) span: Option<Span>,
 }
 
 impl Node {
@@ -828,6 +828,12 @@ struct ByeRec {
 struct RoundRef {
     round: u32,
     span: Span,
+}
+
+/// Build an event from a value tree made by another loader (CSV), so every
+/// format shares the native schema's rules and diagnostics.
+pub(super) fn build_from_tree(src: &Source, root: &Node) -> Result<Event, Diag> {
+    build(src, root)
 }
 
 fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
