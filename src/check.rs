@@ -13,6 +13,8 @@ use std::sync::Arc;
 pub const MAX_IMPORT_DEPTH: usize = 16;
 /// Most files one ruleset may load.
 pub const MAX_FILES: usize = 256;
+/// Errors reported at once (the rest are counted).
+pub const MAX_ERRORS: usize = 100;
 
 /// Finds the text of an imported file.
 pub trait Resolve {
@@ -67,8 +69,29 @@ pub fn read_file(p: &PathBuf) -> Result<Source, String> {
             parse::MAX_FILE_BYTES
         ));
     }
-    let text =
-        std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    // Read at most one byte past the limit: a device such as /dev/zero
+    // reports no size and never ends.
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(p)
+        .and_then(|f| {
+            f.take(parse::MAX_FILE_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    if bytes.len() > parse::MAX_FILE_BYTES {
+        return Err(format!(
+            "{} is larger than {} bytes",
+            p.display(),
+            parse::MAX_FILE_BYTES
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "cannot read {}: it is not UTF-8 text (save it as UTF-8)",
+            p.display()
+        )
+    })?;
     Ok(Source::new(p.display().to_string(), text))
 }
 
@@ -105,6 +128,16 @@ pub fn check(
     }
     if !c.errors.is_empty() {
         let n = c.errors.len();
+        if n > MAX_ERRORS {
+            c.errors.truncate(MAX_ERRORS);
+            c.errors.push(
+                Diag::error(
+                    "tb::check::errors",
+                    format!("... and {} more errors not shown", n - MAX_ERRORS),
+                )
+                .with_help("fix the errors above first"),
+            );
+        }
         return Err(Diag::many(
             "tb::check::errors",
             format!("the ruleset has {n} error{}", if n == 1 { "" } else { "s" }),
@@ -216,7 +249,9 @@ impl Checker {
         }
     }
 
-    fn define(&mut self, file: FileId, name: &ast::Ident) -> bool {
+    /// Register a name; `value` is true for metrics, criteria and parameters,
+    /// which must not shadow a built-in.
+    fn define(&mut self, file: FileId, name: &ast::Ident, value: bool) -> bool {
         if let Some((f0, s0)) = self.names.get(&name.name).cloned() {
             let (l, _) = self.files[f0].line_col(s0.start);
             let first = format!("{}:{l}", self.files[f0].name);
@@ -227,6 +262,23 @@ impl Checker {
                 format!("`{}` is defined twice", name.name),
                 "second definition",
                 &format!("the first definition is at {first}; rename one of them"),
+            );
+            return false;
+        }
+        // A definition named like a built-in would silently change what
+        // `r.points` or `score` mean everywhere; refuse it.
+        const BUILTIN_NAMES: &[&str] = &["me", "rounds", "sessions", "group", "others", "event"];
+        if value
+            && (BuiltinField::by_name(&name.name).is_some()
+                || BUILTIN_NAMES.contains(&name.name.as_str()))
+        {
+            self.err(
+                file,
+                name.span,
+                "tb::check::shadows_builtin",
+                format!("`{}` is a built-in name", name.name),
+                "built-in",
+                "choose another name (e.g. `total_points`); built-in fields are listed in the README",
             );
             return false;
         }
@@ -247,18 +299,18 @@ impl Checker {
                     },
                     Item::Header(..) | Item::Import(..) => {}
                     Item::Param(n, e) => {
-                        if self.define(fid, n) {
+                        if self.define(fid, n, true) {
                             self.param_defs.push((fid, n.clone(), e.clone()));
                         }
                     }
                     Item::Set(n, e) => self.sets.push((fid, n.clone(), e.clone())),
                     Item::Metric(m) => {
-                        if self.define(fid, &m.name) {
+                        if self.define(fid, &m.name, true) {
                             self.metric_defs.push((fid, m.clone()));
                         }
                     }
                     Item::Procedure(p) => {
-                        if self.define(fid, &p.name) {
+                        if self.define(fid, &p.name, false) {
                             self.proc_defs.push((fid, p.clone()));
                         }
                     }
@@ -510,6 +562,11 @@ impl Checker {
 
     /// "did you mean" help from every name the ruleset defines.
     fn suggest(&self, name: &str, what: &str) -> String {
+        // Each suggestion compares against every name: past a screenful of
+        // errors, stop (a generated file with thousands of typos stays fast).
+        if self.errors.len() >= MAX_ERRORS {
+            return format!("expected {what}; define it, or import the library that does");
+        }
         let mut best: Option<(usize, &str)> = None;
         let builtins = ["me", "rounds", "sessions", "group", "others", "event"];
         let all = self
@@ -783,6 +840,13 @@ impl Checker {
         if let Some(&id) = self.metric_ix.get(name) {
             self.metric_use(id, span, 0, sc);
             return PKind::Metric(id, None, Vec::new());
+        }
+        if name == "undefined" {
+            // No value, as `x / 0` gives: e.g. a rating tie-break dropped
+            // when unrated players are present (FIDE Art. 10).
+            let one = self.pe(PKind::Num(Num::ONE), span, sc.file);
+            let zero = self.pe(PKind::Num(Num::ZERO), span, sc.file);
+            return PKind::Binary(BinOp::Div, Box::new(one), Box::new(zero));
         }
         let builtin = match name {
             "me" => Some(Builtin::Me),

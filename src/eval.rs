@@ -52,6 +52,8 @@ pub enum Value {
     Boards(Pid, u32),
     /// Plain numbers (sessions).
     Nums(Rc<Vec<Num>>),
+    /// Boards, one per distinct deal (from `deals(...)`).
+    Deals(Rc<Vec<(Pid, u32, u32)>>),
 }
 
 impl Value {
@@ -99,6 +101,7 @@ impl Value {
             Value::Entries(_) => "a participant's rounds",
             Value::Boards(..) => "an entry's boards",
             Value::Nums(_) => "a list of numbers",
+            Value::Deals(_) => "a collection of deals",
         }
     }
 }
@@ -179,11 +182,45 @@ pub struct Evaluator<'a> {
     /// Cached zero-argument metric values: `[metric][participant]`.
     cache: Vec<Vec<Option<Value>>>,
     all: Rc<Vec<Pid>>,
+    /// Expression evaluations under way (nested), against [`MAX_EVAL_DEPTH`].
     depth: usize,
+    /// Evaluation work left for this evaluator (see [`EVAL_WORK_BASE`]).
+    fuel: u64,
+    /// Whether any participant has a rating, any entry boards: a ruleset
+    /// asking for data the event does not have at all gets an error.
+    has_ratings: bool,
+    has_boards: bool,
+    /// Criteria's values while one tied group is being evaluated: a
+    /// criterion that others use (FIDE 6.3 compares each member with every
+    /// other) is computed once per member and arguments, not once per use.
+    group_cache: GroupCache,
+    /// Per metric: the same value for every participant (see
+    /// [`same_for_everyone`]), so computed once, not once per participant.
+    same: Vec<bool>,
 }
 
-/// Deepest nesting of metric evaluations (guards the native stack).
-pub const MAX_EVAL_DEPTH: usize = 400;
+/// Most numbers `integers(a, b)` may produce.
+pub const MAX_INTEGERS: i128 = 1_000_000;
+
+/// Internal: an `all` / `any` aggregate is decided and stops early.
+const DECIDED: &str = "tb::eval::decided";
+
+/// Deepest nesting of expression evaluations, through metrics using
+/// metrics: deeper is an error (the stack itself grows as needed).
+pub const MAX_EVAL_DEPTH: usize = 2_000;
+/// Stack left below which evaluation moves to a new segment.
+const STACK_RED_ZONE: usize = 128 * 1024;
+/// Size of each new stack segment.
+const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
+/// Evaluation work allowed on any event: expression evaluations (and items
+/// handled by cuts and sorts). With [`EVAL_WORK_PER_CELL`] it bounds the time
+/// a ruleset can take, whatever its loops and metric arguments multiply to.
+pub const EVAL_WORK_BASE: u64 = 5_000_000;
+/// Further evaluation work allowed per participant-round of the event.
+pub const EVAL_WORK_PER_CELL: u64 = 20_000;
+/// Most items a list `[...]` may hold.
+pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
 impl<'a> Evaluator<'a> {
     /// Prepare to evaluate `rs` over `event`.
@@ -213,6 +250,21 @@ impl<'a> Evaluator<'a> {
             cache: vec![Vec::new(); rs.metrics.len()],
             all: Rc::new((0..event.participants.len()).collect()),
             depth: 0,
+            fuel: {
+                let cells: u64 = event
+                    .participants
+                    .iter()
+                    .map(|p| p.entries.len() as u64)
+                    .sum();
+                EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL))
+            },
+            has_ratings: event.participants.iter().any(|p| p.rating.is_some()),
+            has_boards: event
+                .participants
+                .iter()
+                .any(|p| p.entries.iter().any(|e| !e.boards.is_empty())),
+            group_cache: GroupCache::default(),
+            same: same_for_everyone(rs),
         })
     }
 
@@ -249,11 +301,26 @@ impl<'a> Evaluator<'a> {
         at: &PExpr,
     ) -> R<Value> {
         let cacheable = args.is_empty() && !self.rs.metrics[id].group_relative;
+        // A metric that never reads its participant is cached once, under 0.
+        let slot = if self.same.get(id).copied().unwrap_or(false) {
+            0
+        } else {
+            p
+        };
         if cacheable {
-            if let Some(Some(v)) = self.cache[id].get(p) {
+            if let Some(Some(v)) = self.cache[id].get(slot) {
                 return Ok(v.clone());
             }
         }
+        let group_key = match &group {
+            Some(g) if self.rs.metrics[id].group_relative => {
+                if let Some(v) = self.group_cache.get(g, id, slot, &args) {
+                    return Ok(v);
+                }
+                Some((g.clone(), args.clone()))
+            }
+            _ => None,
+        };
         if self.depth >= MAX_EVAL_DEPTH {
             return Err(self.fail(
                 at,
@@ -281,7 +348,10 @@ impl<'a> Evaluator<'a> {
             if c.is_empty() {
                 c.resize(n, None);
             }
-            c[p] = Some(v.clone());
+            c[slot] = Some(v.clone());
+        }
+        if let Some((g, args)) = group_key {
+            self.group_cache.put(&g, id, slot, args, v.clone());
         }
         Ok(v)
     }
@@ -297,8 +367,43 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// Spend `amount` of the evaluation budget; an error when it runs out.
+    fn charge(&mut self, e: &PExpr, amount: u64) -> R<()> {
+        match self.fuel.checked_sub(amount) {
+            Some(f) => {
+                self.fuel = f;
+                Ok(())
+            }
+            None => Err(self.fail(
+                e,
+                "tb::eval::too_costly",
+                "evaluating the ruleset on this event takes too much work".into(),
+                "loops nest and multiply, and a metric with arguments is computed anew at each use: \
+                 compute inner parts as metrics without arguments (each is computed once per participant)",
+            )),
+        }
+    }
+
     /// Evaluate an expression.
     pub fn eval(&mut self, e: &PExpr, env: &mut Env) -> R<Value> {
+        self.charge(e, 1)?;
+        if self.depth >= MAX_EVAL_DEPTH {
+            return Err(self.fail(
+                e,
+                "tb::eval::too_deep",
+                "metrics nest too deeply".into(),
+                "simplify the chain of metric definitions",
+            ));
+        }
+        self.depth += 1;
+        // Debug builds take kilobytes of stack per level: grow it on the heap
+        // when little is left rather than overflow (a test thread has 2 MB).
+        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env));
+        self.depth -= 1;
+        v
+    }
+
+    fn eval_node(&mut self, e: &PExpr, env: &mut Env) -> R<Value> {
         Ok(match &e.kind {
             PKind::Num(n) => Value::Num(*n),
             PKind::Bool(b) => Value::Bool(*b),
@@ -393,6 +498,14 @@ impl<'a> Evaluator<'a> {
                         Some(c) => ev.truthy(c, env)?,
                         None => false,
                     };
+                    if items.len() >= MAX_LIST_ITEMS {
+                        return Err(ev.fail(
+                            e,
+                            "tb::eval::too_costly",
+                            format!("a list grew past {MAX_LIST_ITEMS} items"),
+                            "loops nest and multiply: filter with `where`, or aggregate inner loops first",
+                        ));
+                    }
                     items.push(ListItem {
                         value,
                         key,
@@ -459,7 +572,12 @@ impl<'a> Evaluator<'a> {
                 return Ok(Value::Bool(self.truthy(a, env)? || self.truthy(b, env)?));
             }
             BinOp::Coalesce => {
-                let x = self.eval(a, env)?;
+                // A data value the event does not record at all counts as
+                // undefined here, so optional data reads `me.carryover ?? 0`.
+                let x = match self.eval(a, env) {
+                    Err(er) if er.code == "tb::eval::missing_data" => Value::Undef,
+                    r => r?,
+                };
                 return if x == Value::Undef {
                     self.eval(b, env)
                 } else {
@@ -561,6 +679,7 @@ impl<'a> Evaluator<'a> {
                 (0..n).map(|b| Value::Board(p, i, b)).collect()
             }
             Value::Nums(ns) => ns.iter().map(|&n| Value::Num(n)).collect(),
+            Value::Deals(ds) => ds.iter().map(|&(p, i, b)| Value::Board(p, i, b)).collect(),
             Value::List(items) => items.iter().map(|i| Value::Num(i.value)).collect(),
             Value::Undef => Vec::new(),
             other => return Err(self.type_err(coll, "a collection to loop over", &other)),
@@ -577,12 +696,15 @@ impl<'a> Evaluator<'a> {
     }
 
     fn aggregate(&mut self, e: &PExpr, agg: Agg, g: &PGen, env: &mut Env) -> R<Value> {
+        if let Some(v) = self.first_in_order(agg, g, env)? {
+            return Ok(v);
+        }
         let mut acc: Option<Num> = None;
         let mut count: i64 = 0;
         let mut undef = false;
         let mut inf = false;
         let mut truth = matches!(agg, Agg::All);
-        self.generate(e, g, 0, env, &mut |ev, env| {
+        let walked = self.generate(e, g, 0, env, &mut |ev, env| {
             let v = ev.eval(&g.elem, env)?;
             match agg {
                 Agg::Count => {
@@ -596,6 +718,10 @@ impl<'a> Evaluator<'a> {
                         truth &= b;
                     } else {
                         truth |= b;
+                    }
+                    // Decided: stop, as `and` / `or` do.
+                    if truth != (agg == Agg::All) {
+                        return Err(ev.fail(e, DECIDED, String::new(), ""));
                     }
                 }
                 Agg::Sum | Agg::Mean | Agg::Min | Agg::Max => {
@@ -629,7 +755,11 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Ok(())
-        })?;
+        });
+        match walked {
+            Err(er) if er.code == DECIDED => {}
+            r => r?,
+        }
         Ok(match agg {
             Agg::Count => Value::Num(Num::int(count)),
             Agg::All | Agg::Any => Value::Bool(truth),
@@ -645,7 +775,53 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn list_arg(&self, e: &PExpr, v: &Value) -> R<Rc<Vec<ListItem>>> {
+    /// `min(x for x in C where cond)` over numbers in ascending order (such
+    /// as `integers(a, b)`) is the first `x` that passes, and `max` the last:
+    /// stop there instead of testing every number (FIDE PTP searches
+    /// thousands of ratings). None when the shortcut does not apply.
+    fn first_in_order(&mut self, agg: Agg, g: &PGen, env: &mut Env) -> R<Option<Value>> {
+        if !matches!(agg, Agg::Min | Agg::Max) || g.fors.len() != 1 {
+            return Ok(None);
+        }
+        let (slot, coll) = &g.fors[0];
+        if !matches!(g.elem.kind, PKind::Local(s) if s == *slot) {
+            return Ok(None);
+        }
+        let Value::Nums(ns) = self.eval(coll, env)? else {
+            return Ok(None);
+        };
+        if !ns.windows(2).all(|w| w[0] <= w[1]) {
+            return Ok(None);
+        }
+        if env.locals.len() <= *slot {
+            env.locals.resize(*slot + 1, Value::Undef);
+        }
+        let order: Box<dyn Iterator<Item = &Num>> = if agg == Agg::Min {
+            Box::new(ns.iter())
+        } else {
+            Box::new(ns.iter().rev())
+        };
+        for &n in order {
+            env.locals[*slot] = Value::Num(n);
+            let pass = match &g.cond {
+                Some(c) => self.truthy(c, env)?,
+                None => true,
+            };
+            if pass {
+                return Ok(Some(Value::Num(n)));
+            }
+        }
+        Ok(Some(Value::Undef))
+    }
+
+    /// A list argument; using a list costs work in proportion to its length.
+    fn list_arg(&mut self, e: &PExpr, v: &Value) -> R<Rc<Vec<ListItem>>> {
+        let len = match v {
+            Value::List(l) => l.len(),
+            Value::Nums(ns) => ns.len(),
+            _ => 0,
+        };
+        self.charge(e, len as u64)?;
         match v {
             Value::List(l) => Ok(l.clone()),
             Value::Nums(ns) => Ok(Rc::new(
@@ -752,6 +928,11 @@ impl<'a> Evaluator<'a> {
                         return Ok(Value::Num(Num::int(ps.len() as i64)));
                     }
                 }
+                if let Some(Value::Deals(ds)) = args.first() {
+                    if func == Func::Count {
+                        return Ok(Value::Num(Num::int(ds.len() as i64)));
+                    }
+                }
                 if let Some(Value::Entries(p)) = args.first() {
                     if func == Func::Count {
                         return Ok(Value::Num(Num::int(
@@ -786,6 +967,8 @@ impl<'a> Evaluator<'a> {
                 let l = self.list_arg(e, &args[0])?;
                 let n = self.count_arg(e, &args[1])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
+                let n = n.min(items.len());
+                self.charge(e, (n as u64 + 1).saturating_mul(items.len() as u64))?;
                 match func {
                     Func::CutLowest => {
                         for _ in 0..n {
@@ -804,12 +987,120 @@ impl<'a> Evaluator<'a> {
                 }
                 Value::List(Rc::new(items))
             }
+            Func::FideDp | Func::FideExpected => match num(self, 0)? {
+                None => Value::Undef,
+                Some(n) => {
+                    let v = if func == Func::FideDp {
+                        crate::tables::dp(n)
+                    } else {
+                        crate::tables::expected(n)
+                    };
+                    match v {
+                        Some(v) => Value::Num(v),
+                        None => {
+                            return Err(self.fail(
+                                e,
+                                "tb::eval::out_of_range",
+                                format!("{n} is outside FIDE's table"),
+                                if func == Func::FideDp {
+                                    "fide_dp takes a fractional score from 0 to 1"
+                                } else {
+                                    "fide_expected takes a rating difference"
+                                },
+                            ))
+                        }
+                    }
+                }
+            },
+            Func::Integers => match (num(self, 0)?, num(self, 1)?) {
+                (Some(a), Some(b)) if a.is_integer() && b.is_integer() => {
+                    let (a, b) = (a.numer(), b.numer());
+                    if b >= a && b.checked_sub(a).is_none_or(|d| d >= MAX_INTEGERS) {
+                        return Err(self.fail(
+                            e,
+                            "tb::eval::too_large",
+                            format!("integers({a}, {b}) has more than {MAX_INTEGERS} numbers"),
+                            "narrow the range",
+                        ));
+                    }
+                    Value::Nums(Rc::new(
+                        (a..=b)
+                            .filter_map(|i| i64::try_from(i).ok().map(Num::int))
+                            .collect(),
+                    ))
+                }
+                (None, _) | (_, None) => Value::Undef,
+                _ => {
+                    return Err(self.fail(
+                        e,
+                        "tb::eval::type",
+                        "integers(a, b) needs whole numbers".into(),
+                        "round the bounds first, e.g. integers(floor(x), ceil(y))",
+                    ))
+                }
+            },
+            Func::Number => match args.first() {
+                Some(Value::Num(n)) => Value::Num(*n),
+                Some(Value::Str(t)) => Num::parse(t.trim()).map(Value::Num).unwrap_or(Value::Undef),
+                Some(Value::Undef) | None => Value::Undef,
+                Some(other) => return Err(self.type_err(e, "text or a number", other)),
+            },
             Func::Sorted => {
                 let l = self.list_arg(e, &args[0])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
                 items.sort_by_key(|i| std::cmp::Reverse(i.value));
                 Value::List(Rc::new(items))
             }
+            Func::SortedByKey => {
+                let l = self.list_arg(e, &args[0])?;
+                let mut items: Vec<ListItem> = l.as_ref().clone();
+                items.sort_by_key(|i| std::cmp::Reverse(i.key));
+                Value::List(Rc::new(items))
+            }
+            Func::Deals => {
+                let who: Vec<Pid> = match &args[0] {
+                    Value::Part(p) => vec![*p],
+                    Value::Parts(ps) => ps.to_vec(),
+                    Value::Undef => Vec::new(),
+                    other => {
+                        return Err(self.type_err(
+                            e,
+                            "a participant or a set of participants",
+                            other,
+                        ))
+                    }
+                };
+                let ev = self.event;
+                let mut seen: std::collections::BTreeMap<(u32, u32), (Pid, u32, u32)> =
+                    std::collections::BTreeMap::new();
+                for p in who {
+                    for (i, en) in ev.participants[p].entries.iter().enumerate() {
+                        for (bi, bd) in en.boards.iter().enumerate() {
+                            seen.entry((en.session, bd.number))
+                                .or_insert((p, i as u32, bi as u32));
+                        }
+                    }
+                }
+                Value::Deals(Rc::new(seen.into_values().collect()))
+            }
+            Func::ScoreOn => match (&args[0], &args[1]) {
+                (Value::Undef, _) | (_, Value::Undef) => Value::Undef,
+                (Value::Part(p), Value::Board(q, i, bi)) => {
+                    let ev = self.event;
+                    let en = &ev.participants[*q].entries[*i as usize];
+                    let key = (en.session, en.boards[*bi as usize].number);
+                    ev.participants[*p]
+                        .entries
+                        .iter()
+                        .filter(|x| x.session == key.0)
+                        .flat_map(|x| x.boards.iter())
+                        .find(|b| b.number == key.1)
+                        .map(|b| Value::Num(b.score))
+                        .unwrap_or(Value::Undef)
+                }
+                (Value::Part(_), other) => return Err(self.type_err(e, "a board", other)),
+                (other, _) => return Err(self.type_err(e, "a participant", other)),
+            },
         })
     }
 
@@ -846,9 +1137,26 @@ impl<'a> Evaluator<'a> {
                     Some(F::Opponent) => en.opponent.map(Value::Part).unwrap_or(Value::Undef),
                     Some(F::HasOpponent) => Value::Bool(en.opponent.is_some()),
                     Some(F::Partner) => en.partner.map(Value::Part).unwrap_or(Value::Undef),
+                    Some(F::OpponentPartner) => self
+                        .mirror(*p, *i as usize)
+                        .and_then(|(q, j)| ev.participants[q].entries[j].partner)
+                        .map(Value::Part)
+                        .unwrap_or(Value::Undef),
+                    Some(F::PointsAgainst) => self
+                        .mirror(*p, *i as usize)
+                        .map(|(q, j)| Value::Num(ev.participants[q].entries[j].points))
+                        .unwrap_or(Value::Undef),
                     Some(F::First) => Value::Bool(en.side == Some(Side::First)),
                     Some(F::Second) => Value::Bool(en.side == Some(Side::Second)),
                     Some(F::Weight) => Value::Num(en.weight),
+                    Some(F::Boards) if !self.has_boards => {
+                        return Err(self.fail(
+                            e,
+                            "tb::eval::missing_data",
+                            "the event's data has no boards (no game records board results)".into(),
+                            "this criterion needs board-by-board results: give each game its `boards` (native format), or choose a criterion that does not use them",
+                        ))
+                    }
                     Some(F::Boards) => Value::Boards(*p, *i),
                     _ => {
                         let (name, against) = match f.name.strip_suffix("_against") {
@@ -869,6 +1177,14 @@ impl<'a> Evaluator<'a> {
                 let part = &ev.participants[*p];
                 match f.builtin {
                     Some(F::Id) => Value::Str(Arc::from(part.id.as_str())),
+                    Some(F::Rating) if !self.has_ratings => {
+                        return Err(self.fail(
+                            e,
+                            "tb::eval::missing_data",
+                            "the event's data has no ratings (no participant has one)".into(),
+                            "give participants their ratings (TRF columns 49-52, native `rating`), or guard the use: `if p.rated then p.rating else undefined`",
+                        ))
+                    }
                     Some(F::Rating) => part.rating.map(|r| Value::Num(Num::int(r))).unwrap_or(Value::Undef),
                     Some(F::Rated) => Value::Bool(part.rating.is_some_and(|r| r > 0)),
                     Some(F::Score) => Value::Num(self.scores[*p]),
@@ -891,6 +1207,9 @@ impl<'a> Evaluator<'a> {
                     Some(F::Number) => Value::Num(Num::int(bd.number as i64)),
                     Some(F::Score) => Value::Num(bd.score),
                     Some(F::Top) => bd.top.map(Value::Num).unwrap_or(Value::Undef),
+                    Some(F::Session) => Value::Num(Num::int(
+                        ev.participants[*p].entries[*i as usize].session as i64,
+                    )),
                     Some(F::Played) => Value::Bool(bd.played),
                     _ => return Err(self.missing(e, "a board", &f.name, &[])),
                 }
@@ -923,6 +1242,34 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// The opponent's side of entry `i` of participant `p`: the opponent's
+    /// entry that names `p`, in the same round when there is one, else the
+    /// one at the same position among their meetings (the n-th meeting of
+    /// `p` with `q` is the n-th of `q` with `p`).
+    fn mirror(&self, p: Pid, i: usize) -> Option<(Pid, usize)> {
+        let entries = &self.event.participants.get(p)?.entries;
+        let en = entries.get(i)?;
+        let q = en.opponent?;
+        let theirs = &self.event.participants.get(q)?.entries;
+        if let Some(j) = theirs
+            .iter()
+            .position(|x| x.round == en.round && x.opponent == Some(p))
+        {
+            return Some((q, j));
+        }
+        let n = entries[..i]
+            .iter()
+            .filter(|x| x.opponent == Some(q))
+            .count();
+        let j = theirs
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.opponent == Some(p))
+            .nth(n)?
+            .0;
+        Some((q, j))
+    }
+
     fn missing(&self, e: &PExpr, of: &str, name: &str, known: &[String]) -> EvalError {
         let builtin: Vec<&str> = BuiltinField::ALL.iter().map(|(n, _)| *n).collect();
         let help = if known.is_empty() {
@@ -943,6 +1290,111 @@ impl<'a> Evaluator<'a> {
             format!("{of} has no field or data value `{name}`"),
             &help,
         )
+    }
+}
+
+/// Which metrics give the same value whoever they are evaluated for: their
+/// bodies never read the participant (`me`, its rounds, sessions or fields,
+/// `others`, or a metric of its own that does), only the event, the group,
+/// parameters, arguments and other participants' values. E.g. FIDE's "every
+/// participant is rated" (Art. 10) or "all the tied players have met" (6.2).
+fn same_for_everyone(rs: &Ruleset) -> Vec<bool> {
+    // 0 not seen, 1 in progress, 2 same for everyone, 3 depends on `me`.
+    let mut state = vec![0u8; rs.metrics.len()];
+    for id in 0..rs.metrics.len() {
+        metric_is_same(rs, id, &mut state, 0);
+    }
+    state.iter().map(|&s| s == 2).collect()
+}
+
+fn metric_is_same(rs: &Ruleset, id: MetricId, state: &mut [u8], depth: usize) -> bool {
+    match state.get(id) {
+        Some(2) => return true,
+        Some(0) if depth < 64 => {}
+        // In progress (a cycle the checker rejects), too deep, or `me`-bound.
+        _ => return false,
+    }
+    state[id] = 1;
+    let same = expr_is_same(rs, &rs.metrics[id].body, state, depth + 1);
+    state[id] = if same { 2 } else { 3 };
+    same
+}
+
+fn all_same<'e>(
+    rs: &Ruleset,
+    es: impl IntoIterator<Item = &'e PExpr>,
+    state: &mut [u8],
+    depth: usize,
+) -> bool {
+    for x in es {
+        if !expr_is_same(rs, x, state, depth) {
+            return false;
+        }
+    }
+    true
+}
+
+fn expr_is_same(rs: &Ruleset, e: &PExpr, state: &mut [u8], depth: usize) -> bool {
+    match &e.kind {
+        PKind::Num(_) | PKind::Bool(_) | PKind::Str(_) | PKind::Local(_) | PKind::Param(_) => true,
+        PKind::Builtin(b) => matches!(b, Builtin::Group | Builtin::Event),
+        PKind::Metric(id, target, args) => {
+            all_same(rs, args, state, depth)
+                && match target {
+                    None => metric_is_same(rs, *id, state, depth),
+                    Some(t) => expr_is_same(rs, t, state, depth),
+                }
+        }
+        PKind::Field(base, _) => expr_is_same(rs, base, state, depth),
+        PKind::Call(_, args) => all_same(rs, args, state, depth),
+        PKind::Agg(_, g) | PKind::List(g) => {
+            all_same(rs, g.fors.iter().map(|(_, c)| c), state, depth)
+                && all_same(
+                    rs,
+                    std::iter::once(&*g.elem)
+                        .chain(g.cond.as_deref())
+                        .chain(g.by.as_deref())
+                        .chain(g.voluntary.as_deref()),
+                    state,
+                    depth,
+                )
+        }
+        PKind::If(c, a, b) => all_same(rs, [&**c, &**a, &**b], state, depth),
+        PKind::Unary(_, x) => expr_is_same(rs, x, state, depth),
+        PKind::Binary(_, a, b) => all_same(rs, [&**a, &**b], state, depth),
+        _ => false,
+    }
+}
+
+/// Values of criteria for the tied group evaluated last (held by pointer, so
+/// a new group, even one with the same members, starts afresh).
+#[derive(Default)]
+struct GroupCache {
+    group: Option<Rc<Vec<Pid>>>,
+    values: std::collections::HashMap<(MetricId, Pid), Vec<ArgsAndValue>>,
+}
+
+/// A criterion's arguments and its value for them.
+type ArgsAndValue = (Vec<Value>, Value);
+
+impl GroupCache {
+    fn get(&self, g: &Rc<Vec<Pid>>, id: MetricId, p: Pid, args: &[Value]) -> Option<Value> {
+        match &self.group {
+            Some(h) if Rc::ptr_eq(h, g) => self
+                .values
+                .get(&(id, p))?
+                .iter()
+                .find(|(a, _)| a.as_slice() == args)
+                .map(|(_, v)| v.clone()),
+            _ => None,
+        }
+    }
+    fn put(&mut self, g: &Rc<Vec<Pid>>, id: MetricId, p: Pid, args: Vec<Value>, v: Value) {
+        if !self.group.as_ref().is_some_and(|h| Rc::ptr_eq(h, g)) {
+            self.values.clear();
+            self.group = Some(g.clone());
+        }
+        self.values.entry((id, p)).or_default().push((args, v));
     }
 }
 

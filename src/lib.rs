@@ -9,8 +9,10 @@
 
 pub mod ast;
 pub mod check;
+pub mod descriptors;
 pub mod diag;
 pub mod eval;
+pub mod gen;
 pub mod load;
 pub mod model;
 pub mod num;
@@ -19,3 +21,4 @@ pub mod plan;
 pub mod rank;
 pub mod render;
 pub mod shipped;
+pub mod tables;

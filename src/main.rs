@@ -7,6 +7,29 @@ use tb::diag::{Diag, Severity, Source};
 use tb::num::Num;
 use tb::render::{Format, Meta};
 
+/// Print to standard output. A closed pipe (`tb eval ... | head`) ends the
+/// program quietly instead of panicking; another write error is reported.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("tb: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
+/// [`out!`] with a line break.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
 /// Exit code: a ruleset or data file could not be used.
 const EXIT_INPUT: u8 = 3;
 /// Exit code: `tb verify` found differences.
@@ -24,6 +47,51 @@ struct Cli {
     color: Color,
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// Where the ranking rules come from: a ruleset, FIDE descriptors, or the
+/// tie-breaks a TRF-26 file carries (shared by eval, explain and verify).
+#[derive(clap::Args)]
+struct RulesArgs {
+    /// A shipped ruleset (`tb list`) or a .tb file, then the event (.toml,
+    /// .json, .trf). Leave the ruleset out with --tiebreaks, or for a TRF-26
+    /// file whose records 202/212 list its tie-breaks.
+    #[arg(value_name = "[RULESET] DATA", num_args = 1..=2, required = true)]
+    files: Vec<String>,
+    /// FIDE tie-break descriptors (MTB26), e.g. "PTS,BH/C1,BH,SB": the chain
+    /// is built over the shipped FIDE library; JSON labels are the
+    /// descriptors exactly as given.
+    #[arg(long, value_name = "LIST")]
+    tiebreaks: Option<String>,
+    /// FIDE edition of the regulations. Without it: the ruleset's own; for
+    /// descriptors and editionless FIDE rulesets, by the event's start date
+    /// (before 2026-03-01: 2024), else 2026.
+    #[arg(long, value_enum)]
+    edition: Option<EditionArg>,
+    /// Treat the event as a Swiss or a round robin, whatever the data says.
+    #[arg(long, value_enum)]
+    system: Option<SystemArg>,
+    /// Set a ruleset parameter: `--param floor=0.33` (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EditionArg {
+    /// Approved 29/07/2024.
+    #[value(name = "2024")]
+    E2024,
+    /// In force from 1 March 2026.
+    #[value(name = "2026")]
+    E2026,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SystemArg {
+    /// Swiss system.
+    Swiss,
+    /// All-play-all.
+    RoundRobin,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -52,32 +120,22 @@ enum Color {
 enum Cmd {
     /// Rank an event: print the standings and what decided each tie.
     Eval {
-        /// A shipped ruleset name (`tb list`) or a path to a .tb file.
-        ruleset: String,
-        /// The event: native .toml/.json or FIDE .trf.
-        data: String,
+        #[command(flatten)]
+        rules: RulesArgs,
         /// Output format.
         #[arg(long, short, value_enum, default_value_t = Format::Table)]
         format: Format,
-        /// Set a ruleset parameter: `--param floor=0.33` (repeatable).
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
         /// Seed for drawing of lots (without it, lots are reported unresolved).
         #[arg(long)]
         seed: Option<u64>,
     },
     /// Show, step by step, how ties were broken (all ties, or those of the given ids).
     Explain {
-        /// A shipped ruleset name or a path.
-        ruleset: String,
-        /// The event.
-        data: String,
+        #[command(flatten)]
+        rules: RulesArgs,
         /// Participant ids to follow (default: every tie).
         #[arg(long, value_delimiter = ',')]
         ids: Vec<String>,
-        /// Set a ruleset parameter.
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
         /// Seed for drawing of lots.
         #[arg(long)]
         seed: Option<u64>,
@@ -90,13 +148,10 @@ enum Cmd {
     },
     /// Compare the computed ranking with the one recorded in the data.
     Verify {
-        /// A shipped ruleset name or a path.
-        ruleset: String,
-        /// The event (its rank column / places are compared).
-        data: String,
-        /// Set a ruleset parameter.
-        #[arg(long = "param", value_name = "NAME=VALUE")]
-        params: Vec<String>,
+        /// The ruleset (optional, as for `eval`) and the event, whose rank
+        /// column / places are compared.
+        #[command(flatten)]
+        rules: RulesArgs,
     },
     /// List the shipped rulesets and the documents they implement.
     List,
@@ -173,19 +228,33 @@ fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag
     tb::check::check(root, &tb::check::StdResolver, &overrides)
 }
 
+/// Largest data file read.
+const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
+
 fn load_data(path: &str) -> Result<tb::model::Event, Diag> {
     let meta = std::fs::metadata(path).map_err(|e| {
         Diag::error("tb::load::io", format!("cannot read {path}: {e}"))
             .with_help("give the path of a .toml, .json or .trf file")
     })?;
-    if meta.len() > 200 * 1024 * 1024 {
+    if meta.len() > MAX_DATA_BYTES {
         return Err(Diag::error(
             "tb::load::too_large",
             format!("{path} is larger than 200 MB"),
         ));
     }
-    let bytes = std::fs::read(path)
+    // At most one byte past the limit: a device such as /dev/zero reports
+    // no size and never ends.
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| Diag::error("tb::load::io", format!("cannot read {path}: {e}")))?;
+    if bytes.len() as u64 > MAX_DATA_BYTES {
+        return Err(Diag::error(
+            "tb::load::too_large",
+            format!("{path} is larger than 200 MB"),
+        ));
+    }
     // TRF and USEBIO files are often Latin-1: keep every byte rather than fail.
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -202,35 +271,197 @@ fn print_warnings(event: &tb::model::Event) {
     let _ = Severity::Warning;
 }
 
+/// A ruleset and an event, ready to rank.
+struct Prepared {
+    rs: tb::plan::Ruleset,
+    event: tb::model::Event,
+    meta: Meta,
+    data: String,
+    /// Direct Encounter labels of a FIDE chain (printed as FIDE places).
+    de_labels: Vec<String>,
+    /// The procedure that ranks the event.
+    procedure: String,
+}
+
+impl Prepared {
+    fn rank(&self, seed: Option<u64>) -> Result<tb::rank::Standings, Diag> {
+        let mut st = tb::rank::rank(
+            &self.event,
+            &self.rs,
+            &tb::rank::Options { lots_seed: seed },
+        )?;
+        if !self.de_labels.is_empty() {
+            tb::descriptors::direct_encounter_places(&mut st, &self.procedure, &self.de_labels);
+        }
+        Ok(st)
+    }
+}
+
+/// Load the event and the rules the arguments name (see [`RulesArgs`]).
+fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
+    use tb::descriptors::Edition;
+    let (ruleset, data) = match a.files.as_slice() {
+        [r, d] => (Some(r.clone()), d.clone()),
+        [d] => (None, d.clone()),
+        _ => unreachable!("clap takes one or two files"),
+    };
+    if ruleset.is_some() && a.tiebreaks.is_some() {
+        return Err(Diag::error(
+            "tb::cli::usage",
+            format!(
+                "both a ruleset ({}) and --tiebreaks were given",
+                ruleset.unwrap_or_default()
+            ),
+        )
+        .with_help("give either a ruleset or --tiebreaks"));
+    }
+    let mut event = load_data(&data)?;
+    let mut notes = Vec::new();
+    if let Some(sys) = a.system {
+        let (system, name) = match sys {
+            SystemArg::Swiss => (tb::model::System::Swiss, "a Swiss"),
+            SystemArg::RoundRobin => (tb::model::System::RoundRobin, "a round robin"),
+        };
+        if event.system != system {
+            notes.push(format!("treated as {name} (--system)"));
+        }
+        event.system = system;
+    }
+    let explicit = a.edition.map(|e| match e {
+        EditionArg::E2024 => Edition::E2024,
+        EditionArg::E2026 => Edition::E2026,
+    });
+    let overrides = parse_params(&a.params)?;
+    match ruleset {
+        Some(name) => {
+            let mut rs = load_ruleset(&name, &a.params)?;
+            if let Some(i) = rs
+                .params
+                .iter()
+                .position(|p| p.name == tb::descriptors::EDITION_PARAM)
+            {
+                let set_by_user = overrides
+                    .iter()
+                    .any(|(k, _)| k == tb::descriptors::EDITION_PARAM);
+                let (ed, why) = match (explicit, &rs.edition) {
+                    (Some(e), Some(own)) if own != &e.year().to_string() => (
+                        Some(e),
+                        format!("--edition, instead of the ruleset's {own}"),
+                    ),
+                    (Some(e), _) => (Some(e), "--edition".to_string()),
+                    (None, Some(_)) => (None, String::new()),
+                    (None, None) if set_by_user => (None, String::new()),
+                    (None, None) => {
+                        let (e, why) = tb::descriptors::edition_for(&event);
+                        (Some(e), why)
+                    }
+                };
+                if let Some(e) = ed {
+                    rs.params[i].value = Num::int(i64::from(e.year()));
+                    notes.push(format!("FIDE edition {} ({why})", e.year()));
+                }
+            } else if explicit.is_some() {
+                return Err(Diag::error(
+                    "tb::cli::usage",
+                    format!("--edition: {name} is not a FIDE ruleset (it has no `{}` parameter)", tb::descriptors::EDITION_PARAM),
+                )
+                .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
+            }
+            // FIDE rulesets print Direct Encounter (a step repeated among
+            // sub-ties) as FIDE does: places in the tied group.
+            let fide = rs
+                .params
+                .iter()
+                .any(|p| p.name == tb::descriptors::EDITION_PARAM);
+            let (de_labels, procedure) = match rs.standings {
+                Some(main) if fide => (
+                    rs.procs[main]
+                        .steps
+                        .iter()
+                        .filter(|s| s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat))
+                        .map(|s| s.label.clone())
+                        .collect(),
+                    rs.procs[main].name.clone(),
+                ),
+                _ => (Vec::new(), String::new()),
+            };
+            Ok(Prepared {
+                rs,
+                event,
+                meta: Meta {
+                    ruleset: name,
+                    notes,
+                },
+                data,
+                de_labels,
+                procedure,
+            })
+        }
+        None => {
+            let (src, shown) = match &a.tiebreaks {
+                Some(list) => (
+                    Source::new("--tiebreaks", list.clone()),
+                    format!("--tiebreaks {list}"),
+                ),
+                None if !event.tiebreaks.is_empty() => {
+                    let list = event.tiebreaks.join(",");
+                    (
+                        Source::new(format!("{data} (records 202/212)"), list.clone()),
+                        format!("{data} records 202/212: {list}"),
+                    )
+                }
+                None => {
+                    return Err(Diag::error(
+                        "tb::cli::no_ruleset",
+                        format!("no ruleset for {data}"),
+                    )
+                    .with_help("give a ruleset (`tb list`), --tiebreaks \"PTS,BH/C1,BH,SB\", or a TRF-26 file with its tie-breaks in records 202/212"))
+                }
+            };
+            let descriptors =
+                tb::descriptors::parse_list_for(&src, event.kind == tb::model::Kind::Team)?;
+            let (edition, why) = match explicit {
+                Some(e) => (e, "--edition".to_string()),
+                None => tb::descriptors::edition_for(&event),
+            };
+            let chain = tb::descriptors::Chain::new(descriptors, edition);
+            notes.push(format!("FIDE edition {} ({why})", edition.year()));
+            notes.extend(chain.notes.iter().cloned());
+            let rs = tb::descriptors::ruleset(&chain, &overrides)?;
+            Ok(Prepared {
+                rs,
+                event,
+                meta: Meta {
+                    ruleset: shown,
+                    notes,
+                },
+                data,
+                de_labels: chain.direct_encounter_labels(),
+                procedure: tb::descriptors::PROCEDURE.to_string(),
+            })
+        }
+    }
+}
+
 fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
     match cmd {
         Cmd::Eval {
-            ruleset,
-            data,
+            rules,
             format,
-            params,
             seed,
         } => {
-            let rs = load_ruleset(&ruleset, &params)?;
-            let event = load_data(&data)?;
-            print_warnings(&event);
-            let st = tb::rank::rank(&event, &rs, &tb::rank::Options { lots_seed: seed })?;
-            let meta = Meta {
-                ruleset: ruleset.clone(),
-                notes: Vec::new(),
-            };
-            print!("{}", tb::render::render(&st, &event, &rs, &meta, format));
+            let p = prepare(&rules)?;
+            print_warnings(&p.event);
+            let st = p.rank(seed)?;
+            out!(
+                "{}",
+                tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
+            );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Explain {
-            ruleset,
-            data,
-            ids,
-            params,
-            seed,
-        } => {
-            let rs = load_ruleset(&ruleset, &params)?;
-            let event = load_data(&data)?;
+        Cmd::Explain { rules, ids, seed } => {
+            let p = prepare(&rules)?;
+            let (event, data) = (&p.event, &p.data);
             let mut pids = Vec::new();
             for id in &ids {
                 pids.push(event.find(id).ok_or_else(|| {
@@ -241,15 +472,15 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                     .with_help("use the ids shown by `tb eval`")
                 })?);
             }
-            let st = tb::rank::rank(&event, &rs, &tb::rank::Options { lots_seed: seed })?;
-            print!("{}", tb::render::explain(&st, &event, &pids));
+            let st = p.rank(seed)?;
+            out!("{}", tb::render::explain(&st, event, &pids));
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Check { rulesets } => {
             let mut failed = None;
             for r in &rulesets {
                 match load_ruleset(r, &[]) {
-                    Ok(rs) => println!(
+                    Ok(rs) => outln!(
                         "{r}: ok ({} metrics, {} procedures{})",
                         rs.metrics.len(),
                         rs.procs.len(),
@@ -267,14 +498,10 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                 None => Ok(ExitCode::SUCCESS),
             }
         }
-        Cmd::Verify {
-            ruleset,
-            data,
-            params,
-        } => {
-            let rs = load_ruleset(&ruleset, &params)?;
-            let event = load_data(&data)?;
-            let st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())?;
+        Cmd::Verify { rules } => {
+            let p = prepare(&rules)?;
+            let (event, data) = (&p.event, &p.data);
+            let st = p.rank(None)?;
             let mut diffs = 0;
             let mut compared = 0;
             for row in &st.rows {
@@ -283,9 +510,11 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                     compared += 1;
                     if rec as usize != row.rank {
                         diffs += 1;
-                        println!(
+                        outln!(
                             "{} ({}): recorded rank {rec}, computed {}",
-                            p.name, p.id, row.rank
+                            p.name,
+                            p.id,
+                            row.rank
                         );
                     }
                 }
@@ -299,7 +528,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                     "TRF files carry a rank column; native files a `rank` per participant",
                 ));
             }
-            println!("{compared} compared, {diffs} differ");
+            outln!("{compared} compared, {diffs} differ");
             Ok(if diffs == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -308,9 +537,9 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
         }
         Cmd::List => {
             for (name, title, source) in tb::shipped::list() {
-                println!("{name:<24} {title}");
+                outln!("{name:<24} {title}");
                 if !source.is_empty() {
-                    println!("{:<24} source: {source}", "");
+                    outln!("{:<24} source: {source}", "");
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -30,15 +30,18 @@ pub enum NumError {
     DivisionByZero,
 }
 
-fn gcd(mut a: i128, mut b: i128) -> i128 {
-    a = a.abs();
-    b = b.abs();
+/// Greatest common divisor of |a| and |b|, as an i128 (`i128::MIN` has no
+/// absolute value in i128, so the work is done in u128; a result that does
+/// not fit, gcd(MIN, 0) or gcd(MIN, MIN), is given as 1: callers only use it
+/// to reduce, and reducing less is still exact).
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
     while b != 0 {
         let t = a % b;
         a = b;
         b = t;
     }
-    a
+    i128::try_from(a).unwrap_or(1)
 }
 
 /// How to round to a number of decimal places.
@@ -236,7 +239,18 @@ impl Num {
                     format!("{sign}{int}.{frac:0width$}", width = places as usize)
                 }
             }
-            Err(_) => self.to_string(),
+            // Too large to scale: the exact fraction (never `Display`, which
+            // comes back here).
+            Err(_) => self.fraction_text(),
+        }
+    }
+
+    /// `p/q` (or `p` for a whole number), exact at any size.
+    fn fraction_text(self) -> String {
+        if self.den == 1 {
+            self.num.to_string()
+        } else {
+            format!("{}/{}", self.num, self.den)
         }
     }
 
@@ -258,6 +272,8 @@ impl Num {
             return None;
         }
         places = places.max(twos).max(fives);
+        // Scaling to that many places must fit, or there is no decimal text.
+        self.round(places, Rounding::HalfUp).ok()?;
         Some(self.to_fixed(places))
     }
 }
@@ -301,7 +317,7 @@ impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.to_exact_decimal() {
             Some(s) => f.write_str(&s),
-            None => write!(f, "{}/{}", self.num, self.den),
+            None => f.write_str(&self.fraction_text()),
         }
     }
 }

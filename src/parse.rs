@@ -22,8 +22,15 @@ use grammar::{Rule, TbParser};
 
 /// Largest ruleset file accepted.
 pub const MAX_FILE_BYTES: usize = 1 << 20;
-/// Deepest nesting of brackets accepted (the parser recurses on them).
+/// Deepest nesting of brackets and `if`s accepted (the parser recurses on them).
 pub const MAX_NESTING: usize = 48;
+/// Deepest expression tree accepted (the checker and evaluator recurse on it):
+/// operators, `.field` accesses, calls and `if`s all add a level.
+pub const MAX_EXPR_DEPTH: usize = 100;
+/// Longest run of prefix operators (`- - x`, `not not c`) accepted.
+pub const MAX_PREFIX_RUN: usize = 16;
+/// Most `for` clauses in one aggregate or list (loops nest and multiply).
+pub const MAX_LOOPS: usize = 8;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static P: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -47,8 +54,11 @@ fn pratt() -> &'static PrattParser<Rule> {
 }
 
 fn span_of(p: &Pair<Rule>) -> Span {
+    // A rule's text may end with the blanks pest skipped after its last
+    // token: a diagnostic points at the text only.
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    let text = p.as_str();
+    Span::new(s.start(), s.start() + text.trim_end().len())
 }
 
 /// What a grammar rule is called in an error message.
@@ -99,7 +109,12 @@ fn phrase(rule: &Rule) -> &'static str {
 fn pest_to_diag(e: pest::error::Error<Rule>, src: &Source) -> Diag {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match e.location {
-        InputLocation::Pos(p) => (p, (p + 1).min(src.text.len()).max(p)),
+        // One character (not one byte: the text may be any UTF-8).
+        InputLocation::Pos(p) => {
+            let p = p.min(src.text.len());
+            let len = src.text[p..].chars().next().map_or(0, char::len_utf8);
+            (p, p + len)
+        }
         InputLocation::Span((a, b)) => (a, b),
     };
     let expected = match &e.variant {
@@ -142,40 +157,148 @@ fn precheck(src: &Source) -> Result<(), Diag> {
         .in_source(src)
         .with_help("split it into libraries with `import`"));
     }
-    let mut depth = 0usize;
+    // Brackets and `if`s nest in the grammar, and a run of prefix operators
+    // recurses in the Pratt parser: bound them before pest sees the text.
+    // An `if` nests everything after it up to the end of its expression, so
+    // `ifs[k]` counts the `if`s open at bracket level k until the bracket
+    // closes or a word or comma ends the expression.
+    let too_deep = |at: usize, what: String, help: &str| {
+        Diag::error("tb::parse::too_deep", what)
+            .at(src, Span::new(at, at + 1), "too deep here")
+            .with_help(help.to_string())
+    };
+    let mut ifs: Vec<usize> = vec![0];
+    let mut open_ifs = 0usize;
+    let mut prefix_run = 0usize;
     let mut in_str = false;
     let mut in_comment = false;
-    let bytes = src.text.as_bytes();
-    for (i, &c) in bytes.iter().enumerate() {
+    let text = &*src.text;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
         if in_comment {
-            if c == b'\n' {
-                in_comment = false;
-            }
+            in_comment = c != b'\n';
+            i += 1;
             continue;
         }
         if in_str {
-            if c == b'"' && (i == 0 || bytes[i - 1] != b'\\') {
-                in_str = false;
+            match c {
+                b'\\' => i += 1,
+                b'"' | b'\n' => in_str = false,
+                _ => {}
             }
+            i += 1;
             continue;
         }
         match c {
-            b'"' => in_str = true,
+            b'"' => {
+                in_str = true;
+                prefix_run = 0;
+            }
             b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
             b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(Diag::error(
-                        "tb::parse::too_deep",
-                        format!("brackets nest more than {MAX_NESTING} deep"),
-                    )
-                    .at(src, Span::new(i, i + 1), "too deep here")
-                    .with_help("name an inner part as its own metric"));
+                ifs.push(0);
+                prefix_run = 0;
+                if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                    return Err(too_deep(
+                        i,
+                        format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                        "name an inner part as its own metric",
+                    ));
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b')' | b']' | b'}' => {
+                if ifs.len() > 1 {
+                    open_ifs -= ifs.pop().unwrap_or(0);
+                }
+                prefix_run = 0;
+            }
+            b',' => {
+                let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
+                open_ifs -= top;
+                prefix_run = 0;
+            }
+            b'-' => {
+                prefix_run += 1;
+                if prefix_run > MAX_PREFIX_RUN {
+                    return Err(too_deep(
+                        i,
+                        format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
+                        "remove the repeated signs; `- - x` is `x`",
+                    ));
+                }
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "if" => {
+                        prefix_run = 0;
+                        if let Some(top) = ifs.last_mut() {
+                            *top += 1;
+                        }
+                        open_ifs += 1;
+                        if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                            return Err(too_deep(
+                                start,
+                                format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                                "name an inner part as its own metric, or break the chain of `else if`s",
+                            ));
+                        }
+                    }
+                    "not" => {
+                        prefix_run += 1;
+                        if prefix_run > MAX_PREFIX_RUN {
+                            return Err(too_deep(
+                                start,
+                                format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
+                                "remove the repeated operators; `not not c` is `c`",
+                            ));
+                        }
+                    }
+                    word => {
+                        prefix_run = 0;
+                        // Words that end an expression close the `if`s in it.
+                        if matches!(
+                            word,
+                            "metric"
+                                | "criterion"
+                                | "param"
+                                | "set"
+                                | "procedure"
+                                | "step"
+                                | "standings"
+                                | "import"
+                                | "title"
+                                | "source"
+                                | "edition"
+                                | "when"
+                                | "desc"
+                                | "asc"
+                                | "cite"
+                                | "as"
+                                | "decimals"
+                                | "select"
+                                | "otherwise"
+                                | "for"
+                                | "where"
+                                | "by"
+                                | "voluntary"
+                        ) {
+                            let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
+                            open_ifs -= top;
+                        }
+                    }
+                }
+                continue;
+            }
+            c if !c.is_ascii_whitespace() => prefix_run = 0,
             _ => {}
         }
+        i += 1;
     }
     // Long operator chains also recurse in the Pratt parser.
     let tokens = src.text.split_whitespace().count();
@@ -201,7 +324,66 @@ pub fn parse(src: &Source) -> Result<File, Diag> {
         }
         items.push(item(p, src)?);
     }
+    check_depth(&items, src)?;
     Ok(File { items })
+}
+
+/// Refuse expression trees deeper than [`MAX_EXPR_DEPTH`] (walked with an
+/// explicit stack: the tree may be deeper than is safe to recurse on).
+fn check_depth(items: &[Item], src: &Source) -> Result<(), Diag> {
+    let mut stack: Vec<(&Expr, usize)> = Vec::new();
+    for it in items {
+        match it {
+            Item::Param(_, e) | Item::Set(_, e) => stack.push((e, 1)),
+            Item::Metric(m) => stack.push((&m.body, 1)),
+            Item::Procedure(p) => {
+                for s in &p.steps {
+                    stack.push((&s.expr, 1));
+                    if let Some(w) = &s.when {
+                        stack.push((w, 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    while let Some((e, d)) = stack.pop() {
+        if d > MAX_EXPR_DEPTH {
+            return Err(Diag::error(
+                "tb::parse::too_deep",
+                format!("an expression nests more than {MAX_EXPR_DEPTH} levels deep"),
+            )
+            .at(src, e.span, "too deep here")
+            .with_help("split the expression into metrics of its own and combine them"));
+        }
+        match &e.kind {
+            ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Infinity
+            | ExprKind::Var(_) => {}
+            ExprKind::Field(b, _, args) => {
+                stack.push((b, d + 1));
+                for a in args.iter().flatten() {
+                    stack.push((a, d + 1));
+                }
+            }
+            ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, d + 1))),
+            ExprKind::Aggregate(_, g) | ExprKind::List(g) => {
+                stack.push((&g.elem, d + 1));
+                stack.extend(g.fors.iter().map(|(_, c)| (c, d + 1)));
+                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
+                    stack.push((x, d + 1));
+                }
+            }
+            ExprKind::If(a, b, c) => {
+                stack.extend([(&**a, d + 1), (&**b, d + 1), (&**c, d + 1)]);
+            }
+            ExprKind::Unary(_, x) => stack.push((x, d + 1)),
+            ExprKind::Binary(_, a, b) => stack.extend([(&**a, d + 1), (&**b, d + 1)]),
+        }
+    }
+    Ok(())
 }
 
 /// The `///` lines directly above a byte offset.
@@ -511,24 +693,46 @@ fn string(p: Pair<Rule>) -> String {
     out
 }
 
+/// A chain of operators too long for the checker and evaluator to recurse on.
+fn chain_too_deep(src: &Source, span: Span) -> Diag {
+    Diag::error(
+        "tb::parse::too_deep",
+        format!("an expression nests more than {MAX_EXPR_DEPTH} operators deep"),
+    )
+    .at(src, span, "too deep here")
+    .with_help("split the expression into metrics of its own and combine them")
+}
+
 fn expr(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    // Each operand carries the depth of the operator tree built over it, so
+    // a long chain (`1 + 1 + ... + 1`) is refused before it grows deep.
+    type Built = Result<(Expr, usize), Diag>;
     pratt()
-        .map_primary(|prim| postfixed(prim, src))
-        .map_prefix(|op, rhs| {
-            let rhs = rhs?;
+        .map_primary(|prim| -> Built { postfixed(prim, src).map(|e| (e, 1)) })
+        .map_prefix(|op, rhs: Built| -> Built {
+            let (rhs, d) = rhs?;
             let span = span_of(&op).join(rhs.span);
+            if d >= MAX_EXPR_DEPTH {
+                return Err(chain_too_deep(src, span_of(&op)));
+            }
             let o = if op.as_rule() == Rule::op_not {
                 UnOp::Not
             } else {
                 UnOp::Neg
             };
-            Ok(Expr {
-                kind: ExprKind::Unary(o, Box::new(rhs)),
-                span,
-            })
+            Ok((
+                Expr {
+                    kind: ExprKind::Unary(o, Box::new(rhs)),
+                    span,
+                },
+                d + 1,
+            ))
         })
-        .map_infix(|lhs, op, rhs| {
-            let (lhs, rhs) = (lhs?, rhs?);
+        .map_infix(|lhs: Built, op, rhs: Built| -> Built {
+            let ((lhs, dl), (rhs, dr)) = (lhs?, rhs?);
+            if dl.max(dr) >= MAX_EXPR_DEPTH {
+                return Err(chain_too_deep(src, span_of(&op)));
+            }
             let o = match op.as_rule() {
                 Rule::op_coalesce => BinOp::Coalesce,
                 Rule::op_or => BinOp::Or,
@@ -546,12 +750,16 @@ fn expr(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
                 _ => BinOp::Div,
             };
             let span = lhs.span.join(rhs.span);
-            Ok(Expr {
-                kind: ExprKind::Binary(o, Box::new(lhs), Box::new(rhs)),
-                span,
-            })
+            Ok((
+                Expr {
+                    kind: ExprKind::Binary(o, Box::new(lhs), Box::new(rhs)),
+                    span,
+                },
+                dl.max(dr) + 1,
+            ))
         })
         .parse(p.into_inner())
+        .map(|(e, _)| e)
 }
 
 fn postfixed(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
@@ -560,8 +768,11 @@ fn postfixed(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
         .next()
         .ok_or_else(|| Diag::error("tb::parse::syntax", "empty operand"))?;
     let mut e = primary(first, src)?;
-    for post in it {
+    for (n, post) in it.enumerate() {
         let sp = span_of(&post);
+        if n >= MAX_EXPR_DEPTH {
+            return Err(chain_too_deep(src, sp));
+        }
         let mut pi = post.into_inner();
         let name = match pi.next() {
             Some(n) => ident(n),
@@ -661,6 +872,16 @@ fn generator<'a>(
                 have_elem = true;
             }
             Rule::for_clause => {
+                if g.fors.len() >= MAX_LOOPS {
+                    return Err(Diag::error(
+                        "tb::parse::too_deep",
+                        format!("more than {MAX_LOOPS} `for` clauses in one aggregate or list"),
+                    )
+                    .at(src, span_of(&c), "one loop too many")
+                    .with_help(
+                        "loops nest and multiply; compute inner parts as metrics of their own",
+                    ));
+                }
                 let mut it = c
                     .into_inner()
                     .filter(|x| x.as_rule() == Rule::ident || x.as_rule() == Rule::expr);

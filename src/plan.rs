@@ -215,6 +215,34 @@ pub enum Func {
     Best,
     /// `sorted(list)`: values highest first (compared lexicographically in a step).
     Sorted,
+    /// `sorted_by_key(list)`: items in order of their `by` keys, highest key
+    /// first (equal keys keep their order); the values are what a step
+    /// compares. WBF pairs: matchpoints against common opponents, best-ranked
+    /// opponent first.
+    SortedByKey,
+    /// `deals(x)`: one board for every distinct deal (session and board
+    /// number) that a participant, or any of a set of participants, has in
+    /// its rounds, in session and board order. Loop over it:
+    /// `for b in deals(group)`.
+    Deals,
+    /// `score_on(p, b)`: participant `p`'s score on the deal of board `b`
+    /// (same session and board number), whether played or awarded
+    /// (EBU 143.5.5); undefined when `p` has no result on that deal.
+    ScoreOn,
+    /// `fide_dp(p)`: FIDE table 8.1(a) (Rating Regulations B.02), the rating
+    /// difference for a fractional score `p` from 0 to 1, taken at the nearest
+    /// hundredth (.005 up). The table is data: `rulesets/fide/rating-tables.txt`.
+    FideDp,
+    /// `fide_expected(d)`: FIDE table 8.1(b), the scoring probability of a
+    /// player rated `d` points above the opponent (negative: below), over the
+    /// full scale (no 400-point cut).
+    FideExpected,
+    /// `integers(a, b)`: the whole numbers from `a` to `b`, ascending (empty
+    /// when `b < a`), to loop over: `min(x for x in integers(a, b) where ...)`.
+    Integers,
+    /// `number(x)`: a text such as an id read as a number (undefined if it is
+    /// not one); a number is returned as it is.
+    Number,
 }
 
 impl Func {
@@ -236,6 +264,13 @@ impl Func {
             "cut_highest" => Func::CutHighest,
             "best" => Func::Best,
             "sorted" => Func::Sorted,
+            "sorted_by_key" => Func::SortedByKey,
+            "deals" => Func::Deals,
+            "score_on" => Func::ScoreOn,
+            "fide_dp" => Func::FideDp,
+            "fide_expected" => Func::FideExpected,
+            "integers" => Func::Integers,
+            "number" => Func::Number,
             _ => return None,
         })
     }
@@ -250,7 +285,12 @@ impl Func {
             | Func::Sum
             | Func::Mean
             | Func::Count
-            | Func::Sorted => (1, 1),
+            | Func::Sorted
+            | Func::SortedByKey
+            | Func::Deals => (1, 1),
+            Func::ScoreOn => (2, 2),
+            Func::FideDp | Func::FideExpected | Func::Number => (1, 1),
+            Func::Integers => (2, 2),
             Func::Round | Func::RoundDown => (1, 2),
             Func::CutLowest | Func::CutHighest | Func::Best => (2, 2),
         }
@@ -378,7 +418,7 @@ macro_rules! builtin_fields {
 
 builtin_fields! {
     Round => "round": "entry: the round number",
-    Session => "session": "entry: the session number",
+    Session => "session": "entry (or board): the session number",
     Points => "points": "entry: points awarded in the primary unit",
     RunningScore => "running_score": "entry: the participant's score after this round",
     Played => "played": "entry: played over the board / at the table",
@@ -401,6 +441,8 @@ builtin_fields! {
     Opponent => "opponent": "entry: the opponent (undefined for a bye)",
     HasOpponent => "has_opponent": "entry: an opponent was met or scheduled",
     Partner => "partner": "entry: the partner (individual bridge)",
+    OpponentPartner => "opponent_partner": "entry: the opponent's partner in this meeting (individual bridge: the second player of the other side)",
+    PointsAgainst => "points_against": "entry: the points the opponent was awarded in this meeting (undefined without an opponent)",
     First => "first": "entry: white / North-South / home",
     Second => "second": "entry: black / East-West / away",
     Weight => "weight": "entry: how much the meeting counts (triangle: 1/2)",

@@ -10,7 +10,7 @@
 
 use crate::ast::{Direction, EndKind, Select};
 use crate::diag::Diag;
-use crate::eval::{compare_values, Env, Evaluator, Value};
+use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
 use crate::plan::{PAction, PStep, ProcId, Ruleset};
 use std::cmp::Ordering;
@@ -138,6 +138,10 @@ struct Block {
 
 /// Most steps one ranking may apply (a guard against pathological rulesets).
 pub const MAX_STEPS: usize = 10_000_000;
+/// Most participant-steps (a step applied to a group counts its members)
+/// one ranking may apply: the trace keeps each, so this bounds its memory
+/// when a huge tie meets a ruleset with very many steps.
+pub const MAX_MEMBER_STEPS: usize = 25_000_000;
 
 /// Rank the event with the ruleset's `standings` procedure.
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
@@ -163,8 +167,19 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
     let mut stack = vec![Task::new(main, everyone, 0)];
     let mut applied = 0usize;
+    let mut member_steps = 0usize;
     while let Some(task) = stack.pop() {
         applied += 1;
+        member_steps += task.group.len();
+        if member_steps > MAX_MEMBER_STEPS {
+            return Err(Diag::error(
+                "tb::eval::too_many_steps",
+                format!("breaking the ties took more than {MAX_MEMBER_STEPS} participant-steps"),
+            )
+            .with_help(
+                "a very large tie meets very many steps: check the ruleset's steps and hand-offs",
+            ));
+        }
         if applied > MAX_STEPS {
             return Err(Diag::error(
                 "tb::eval::too_many_steps",
@@ -194,7 +209,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                 locals: vec![Value::Undef; step.slots],
                 group: Some(shared.clone()),
             };
-            let holds = ev.truthy(cond, &mut env).map_err(|e| e.to_diag(rs))?;
+            let holds = ev
+                .truthy(cond, &mut env)
+                .map_err(|e| step_error(&e, rs, event, task.proc_id, task.step, None))?;
             if !holds {
                 trace.push(TraceStep {
                     procedure: proc_.name.clone(),
@@ -224,7 +241,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                     None
                 },
             };
-            let v = ev.eval(&step.expr, &mut env).map_err(|e| e.to_diag(rs))?;
+            let v = ev
+                .eval(&step.expr, &mut env)
+                .map_err(|e| step_error(&e, rs, event, task.proc_id, task.step, Some(p)))?;
             if step.group_relative {
                 if let Some(ci) = columns
                     .iter()
@@ -342,7 +361,11 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                         locals: vec![Value::Undef; step.slots],
                         group: None,
                     };
-                    vals.push(ev.eval(&step.expr, &mut env).map_err(|e| e.to_diag(rs))?);
+                    vals.push(
+                        ev.eval(&step.expr, &mut env).map_err(|e| {
+                            step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p))
+                        })?,
+                    );
                 }
             }
             rows.push(Row {
@@ -361,6 +384,49 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         trace,
         lots_seed: opts.lots_seed,
     })
+}
+
+/// An evaluation error as a diagnostic that names the criterion it comes
+/// from (the step's label and procedure) and the participant, and points at
+/// the step too when the failing expression is elsewhere (a metric).
+fn step_error(
+    e: &EvalError,
+    rs: &Ruleset,
+    event: &Event,
+    proc_id: ProcId,
+    step_no: usize,
+    who: Option<Pid>,
+) -> Diag {
+    let mut d = e.to_diag(rs);
+    let proc_ = &rs.procs[proc_id];
+    let step = &proc_.steps[step_no];
+    let part = match who.and_then(|p| event.participants.get(p)) {
+        Some(p) => format!(", for participant `{}`", p.id),
+        None => String::new(),
+    };
+    let what = if who.is_some() {
+        "criterion"
+    } else {
+        "the condition of criterion"
+    };
+    d.message = format!(
+        "{what} `{}` (procedure `{}`{part}): {}",
+        step.label, proc_.name, d.message
+    );
+    if step.file == e.file && step.span != e.span {
+        d.labels.push((step.span, "in this step".into()));
+    } else if step.file != e.file {
+        if let Some(src) = rs.files.get(step.file) {
+            d.related.push(
+                Diag::error(e.code, format!("used by criterion `{}`", step.label)).at(
+                    src,
+                    step.span,
+                    "in this step",
+                ),
+            );
+        }
+    }
+    d
 }
 
 /// Split a group by a step's values into ordered sub-groups (better first).
@@ -411,6 +477,9 @@ fn split(values: &[(Pid, Value)], step: &PStep) -> Vec<Vec<Pid>> {
 
 /// Members in their original group order.
 fn keep_order(values: &[(Pid, Value)], members: Vec<Pid>) -> Vec<Pid> {
+    // A set, not a scan: `select best then repeat` on a tie of thousands
+    // calls this once per member separated.
+    let members: std::collections::HashSet<Pid> = members.into_iter().collect();
     values
         .iter()
         .map(|(p, _)| *p)
@@ -585,7 +654,9 @@ fn columns(rs: &Ruleset, main: ProcId) -> Vec<Column> {
 /// Compare ids numerically when both are numbers, else as text.
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     match (a.parse::<u64>(), b.parse::<u64>()) {
-        (Ok(x), Ok(y)) => x.cmp(&y),
+        // "01" and "1" are equal as numbers: fall back to the text, so the
+        // order never depends on the input's order.
+        (Ok(x), Ok(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
         (Ok(_), Err(_)) => Ordering::Less,
         (Err(_), Ok(_)) => Ordering::Greater,
         _ => a.cmp(b),

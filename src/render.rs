@@ -30,9 +30,17 @@ pub struct Meta {
     pub notes: Vec<String>,
 }
 
+/// Whether row `i` shares its place. Rows are in rank order, so a shared
+/// place has a neighbour with the same rank (constant time: output stays
+/// linear in the number of participants).
+fn is_shared(s: &Standings, i: usize) -> bool {
+    let r = s.rows[i].rank;
+    (i > 0 && s.rows[i - 1].rank == r) || s.rows.get(i + 1).is_some_and(|x| x.rank == r)
+}
+
 fn rank_text(s: &Standings, i: usize) -> String {
     let r = s.rows[i].rank;
-    let shared = s.rows.iter().filter(|x| x.rank == r).count() > 1;
+    let shared = is_shared(s, i);
     if shared {
         format!("{r}=")
     } else {
@@ -49,7 +57,7 @@ fn decided_text(s: &Standings, i: usize) -> String {
     if let Some(u) = &row.unresolved {
         return format!("unresolved: {u}");
     }
-    let shared = s.rows.iter().filter(|x| x.rank == row.rank).count() > 1;
+    let shared = is_shared(s, i);
     if shared {
         return "shared".into();
     }
@@ -168,20 +176,29 @@ pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json 
     let rows: Vec<Json> = s
         .rows
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let p = &event.participants[r.pid];
             let mut values = Map::new();
             let mut exact = Map::new();
             for (v, c) in r.values.iter().zip(&s.columns) {
-                values.insert(c.label.clone(), v.display(c.decimals).map(Json::String).unwrap_or(Json::Null));
+                // `values` holds decimal strings or null, nothing else (the
+                // contract); an infinite quotient is null there and
+                // "infinity" in `exact`.
+                let shown = match v {
+                    Value::Inf => Json::Null,
+                    _ => v.display(c.decimals).map(Json::String).unwrap_or(Json::Null),
+                };
+                values.insert(c.label.clone(), shown);
                 let ex = match v {
                     Value::Num(n) => Json::String(n.to_string()),
+                    Value::Inf => Json::String("infinity".into()),
                     Value::Undef => Json::Null,
                     other => other.display(None).map(Json::String).unwrap_or(Json::Null),
                 };
                 exact.insert(c.label.clone(), ex);
             }
-            let shared = s.rows.iter().filter(|x| x.rank == r.rank).count() > 1;
+            let shared = is_shared(s, i);
             json!({
                 "rank": r.rank,
                 "id": p.id,

@@ -375,3 +375,43 @@ fn readme_quick_start_output() {
         );
     }
 }
+
+/// `tb eval ... | head`: a reader that closes the pipe early must not make tb panic.
+#[test]
+fn closed_output_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // Output far larger than a pipe's buffer, so closing early is certain to be seen.
+    let dir = std::env::temp_dir().join(format!("tb-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("big.toml");
+    let mut t = String::from("[event]\nname = \"big\"\nrounds = 1\n");
+    for i in 0..3000 {
+        t.push_str(&format!("[[participants]]\nid = \"p{i}\"\n"));
+    }
+    std::fs::write(&file, t).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tb"))
+        .args([
+            "eval",
+            "us-chess/swiss",
+            file.to_str().unwrap(),
+            "--format",
+            "html",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).ok(); // read one byte, then close
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(
+        out.status.code().is_some_and(|c| c == 0),
+        "{:?}",
+        out.status
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -433,6 +433,8 @@ fn checker_codes_one_by_one() {
             "tb::check::unknown_aggregate",
         ),
         ("standings nothing", "tb::check::unknown_procedure"),
+        ("metric points = 1", "tb::check::shadows_builtin"),
+        ("param score = 1", "tb::check::shadows_builtin"),
         ("metric a = (1", "tb::parse::syntax"),
         ("procedure p { step score up }", "tb::parse::syntax"),
     ];

@@ -761,12 +761,12 @@ fn bad_result() {
         (d.code, at.as_str()),
         ("tb::load::native::bad_result", "\"1-1\"")
     );
-    // A chess result in a cards event.
+    // A chess result in a cards event: another sport's result (issue 6).
     let text = format!("[event]\nsport = \"cards\"\n{TWO}[[rounds]]\ngames = [ {{ home = \"alice\", away = \"bob\", result = \"1/2-1/2\" }} ]\n");
     let (d, at) = fails(toml(&text), &text);
     assert_eq!(
         (d.code, at.as_str()),
-        ("tb::load::native::bad_result", "\"1/2-1/2\"")
+        ("tb::load::native::mixed_sports", "\"1/2-1/2\"")
     );
     assert!(d.help.unwrap().contains("2-1-0"));
 }

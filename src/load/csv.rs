@@ -149,9 +149,15 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
             continue;
         }
         let cs = cells(line, line_start).map_err(|(at, what)| {
+            // One character at `at` (not one byte: the text may be any UTF-8).
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let len = text[at..].chars().next().map_or(0, char::len_utf8);
             err(
                 src,
-                Span::new(at, (at + 1).min(line_span.end.max(at))),
+                Span::new(at, (at + len).min(line_span.end.max(at))),
                 format!("malformed CSV: {what}"),
                 "quote a cell that contains commas with double quotes",
             )

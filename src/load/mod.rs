@@ -6,6 +6,8 @@ use crate::model::Event;
 pub mod csv;
 pub mod native;
 pub mod trf;
+mod trf_team;
+pub mod usebio;
 
 /// Data formats `tb` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,6 +20,8 @@ pub enum Format {
     Trf,
     /// CSV match list (card-game events from a spreadsheet).
     Csv,
+    /// USEBIO XML (bridge results).
+    Usebio,
 }
 
 impl Format {
@@ -32,6 +36,8 @@ impl Format {
             Some(Format::Trf)
         } else if lower.ends_with(".csv") {
             Some(Format::Csv)
+        } else if lower.ends_with(".xml") || usebio::looks_like_usebio(text) {
+            Some(Format::Usebio)
         } else if text.trim_start().starts_with('{') {
             Some(Format::Json)
         } else if text.lines().any(|l| l.starts_with("001 ")) {
@@ -49,6 +55,7 @@ pub fn load(source: &Source) -> Result<Event, Diag> {
         Some(Format::Json) => native::load_json(source),
         Some(Format::Trf) => trf::load_trf(source),
         Some(Format::Csv) => csv::load_csv(source),
+        Some(Format::Usebio) => usebio::load_usebio(source),
         None => Err(Diag::error(
             "tb::load::unknown_format",
             format!("cannot tell what format {} is in", source.name),

@@ -43,6 +43,7 @@ const PAIRED_TWICE: &str = "tb::load::native::paired_twice";
 const INCONSISTENT_GAME: &str = "tb::load::native::inconsistent_game";
 const ROUND_OUT_OF_RANGE: &str = "tb::load::native::round_out_of_range";
 const BAD_RESULT: &str = "tb::load::native::bad_result";
+const MIXED_SPORTS: &str = "tb::load::native::mixed_sports";
 const NO_RESULT: &str = "tb::load::native::no_result";
 const INVALID: &str = "tb::load::native::invalid";
 const TOO_LARGE: &str = "tb::load::too_large";
@@ -1372,6 +1373,24 @@ fn parse_result(s: &str, sport: Sport) -> Option<Res> {
     valid.then_some(Res::Outcomes(a, b))
 }
 
+/// Whether a result `sport` cannot read is unmistakably another sport's:
+/// a draw written the chess way (½, 1/2, 0.5, =) in a card-game event, or
+/// games won-lost-drawn (three numbers) elsewhere.
+fn other_sports_result(s: &str, sport: Sport) -> bool {
+    let t: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    if sport == Sport::Cards {
+        parse_result(&t, Sport::Chess).is_some()
+            && (t.contains('½') || t.contains("1/2") || t.contains(".5") || t == "=")
+    } else {
+        match parse_result(&t, Sport::Cards) {
+            // Two numbers may be a team match score ("2-2"): only the
+            // three-number form is unmistakably cards.
+            Some(Res::Games(..)) => t.split('-').count() == 3,
+            _ => false,
+        }
+    }
+}
+
 fn flip(o: Outcome) -> Outcome {
     match o {
         Outcome::Win => Outcome::Loss,
@@ -1441,6 +1460,29 @@ fn read_game(
     let parsed = match &result {
         Some((s, span)) => match parse_result(s, sport) {
             Some(r) => Some(r),
+            None if other_sports_result(s, sport) => {
+                // A result of another sport's shape: one file, one sport.
+                let (this, that) = if sport == Sport::Cards {
+                    ("a card-game event", "a chess-style result (win/draw/loss)")
+                } else {
+                    (
+                        "a chess-style event",
+                        "a card-game result (games won-lost-drawn)",
+                    )
+                };
+                cx.err(
+                    MIXED_SPORTS,
+                    *span,
+                    format!("\"{s}\" is {that}, but this is {this}"),
+                    "another sport's result",
+                    if sport == Sport::Cards {
+                        "one file holds one sport: set `sport` in [event] to the event's game; card results are games won - games lost - drawn, e.g. \"2-1-0\""
+                    } else {
+                        "one file holds one sport: set `sport = \"cards\"` in [event] for a card-game event; chess results are \"1-0\", \"0-1\", \"1/2-1/2\""
+                    },
+                );
+                None
+            }
             None => {
                 let help = if sport == Sport::Cards {
                     "card results are games won by home - games won by away - drawn games, e.g. \"2-1-0\"; forfeits \"+-\", \"-+\", \"--\""
@@ -1624,6 +1666,19 @@ fn read_game(
         Some([h, a])
     };
     let (pts, outcomes) = if let Some(p) = points {
+        // Points that rank the two sides the other way round from the
+        // result: kept as written, with a warning naming both and the round.
+        if let (Some((h, a)), Some((text, _))) = (result_outcomes, &result) {
+            let by_points = compare(p[0], p[1]);
+            if h == flip(a) && by_points != h && status_h == Status::Played {
+                let hid = &ev.participants[home.0].id;
+                let aid = &ev.participants[away.0].id;
+                ev.warnings.push(format!(
+                    "round {round}: `{hid}` - `{aid}`: the points [{}, {}] disagree with the result \"{text}\"; the points are used as written",
+                    p[0], p[1]
+                ));
+            }
+        }
         (
             p,
             result_outcomes.unwrap_or((compare(p[0], p[1]), compare(p[1], p[0]))),

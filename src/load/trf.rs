@@ -22,8 +22,9 @@
 //!   code followed by its points), `202` / `212` (TRF-26) tie-break lists
 //!   (comma-separated descriptors; `212` also names `PTS`), `240` (TRF-26)
 //!   byes `T RRR PPPP PPPP ...`. `062` is the number of players, not of rounds.
-//! * team records (`013`, `310`, `300`, `320`, `330`, `299`, `352`, `362`,
-//!   `801`, `802`) and every other record are skipped for now.
+//! * team records (`013`, `310`, `300`, `320`, `330`, `299`, `352`, `362`):
+//!   a file with `310` or `013` is a team event, built by `trf_team` from the
+//!   players' games; `801`/`802` and every other record are skipped.
 //!
 //! Columns are counted in characters; a line with non-ASCII characters that
 //! does not fit that way is retried with columns counted in bytes (files
@@ -131,10 +132,12 @@ struct Cols<'a> {
 
 impl<'a> Cols<'a> {
     fn chars(l: &Line<'a>) -> Cols<'a> {
+        // On an ASCII line (nearly every line) characters are bytes: no table needed.
+        let offs = (!l.text.is_ascii()).then(|| l.text.char_indices().map(|(i, _)| i).collect());
         Cols {
             text: l.text,
             base: l.base,
-            offs: Some(l.text.char_indices().map(|(i, _)| i).collect()),
+            offs,
         }
     }
     fn bytes(l: &Line<'a>) -> Cols<'a> {
@@ -395,6 +398,7 @@ impl<'s> Loader<'s> {
         let mut tb_212: Option<Vec<String>> = None;
         let mut byes: Vec<ByeRec> = Vec::new();
         let mut team = false;
+        let mut team_records: Vec<super::trf_team::RecLine> = Vec::new();
         let mut abnormal: Vec<usize> = Vec::new();
         let mut raws: Vec<Raw> = Vec::new();
         let mut by_num: HashMap<u32, usize> = HashMap::new();
@@ -514,8 +518,19 @@ impl<'s> Loader<'s> {
                         byes.push(b);
                     }
                 }
-                "013" | "310" => team = true,
-                "299" => abnormal.push(l.no),
+                "013" | "310" | "300" | "320" | "330" | "352" | "362" | "299" => {
+                    if tag == "013" || tag == "310" {
+                        team = true;
+                    }
+                    if tag == "299" {
+                        abnormal.push(l.no);
+                    }
+                    team_records.push(super::trf_team::RecLine {
+                        no: l.no,
+                        base: l.base,
+                        text: l.text,
+                    });
+                }
                 // 132 round dates, team records 300/320/330/352/362/801/802,
                 // 250/260, NRS records, JaVaFo XX? records, rulers: skipped.
                 _ => {}
@@ -575,14 +590,14 @@ impl<'s> Loader<'s> {
         }
 
         let system = detect_system(type_code.as_deref(), type_text.as_deref());
-        if team
+        // Team-type files skip the individual byes; a team event is one with
+        // team rosters (310, or 013 in TRF16).
+        let team_type = team
             || type_code
                 .as_deref()
                 .map(|t| t.to_ascii_uppercase().contains("TEAM"))
-                .unwrap_or(false)
-        {
-            team = true;
-        }
+                .unwrap_or(false);
+        team = team && super::trf_team::is_team(&team_records);
 
         let mut event = Event::new(
             name.unwrap_or_else(|| src.name.clone()),
@@ -617,7 +632,7 @@ impl<'s> Loader<'s> {
 
         self.games(&raws, &by_num, &mut event, &pts, rounds);
 
-        if !team {
+        if !team_type {
             self.apply_byes(&byes, &raws, &by_num, &mut event, &pts);
             for no in abnormal {
                 self.warnings.push(format!(
@@ -667,6 +682,18 @@ impl<'s> Loader<'s> {
 
         event.warnings.append(&mut self.warnings);
         event.complete_rounds();
+        if team {
+            let team_byes: Vec<super::trf_team::TeamBye> = byes
+                .iter()
+                .map(|b| super::trf_team::TeamBye {
+                    line: b.line,
+                    kind: b.kind,
+                    round: b.round,
+                    ids: b.ids.iter().map(|x| x.0).collect(),
+                })
+                .collect();
+            return super::trf_team::build(src, event, &team_records, &team_byes);
+        }
         Ok(event)
     }
 

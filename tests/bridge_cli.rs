@@ -1,0 +1,135 @@
+//! The real binary on bridge data: every shipped USEBIO file through
+//! `tb eval ebu/split-tie`, every bridge example through its ruleset, and
+//! an unresolved tie printed with the regulation's remedy.
+
+use std::process::{Command, Output};
+
+fn tb(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tb")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = tb(args);
+    assert!(
+        o.status.success(),
+        "tb {args:?} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn ebu_split_tie_on_every_usebio_file() {
+    for f in [
+        "usebio-handicap_pairs.xml",
+        "usebio-multi-section-multi-movement-pairs.xml",
+        "usebio-pairs-with-np-passed.xml",
+        "usebio-pairs.xml",
+        "usebio-three_quarter_howell_with_phantom.xml",
+        "usebio-teams.xml",
+    ] {
+        let path = format!("tests/fixtures/data/bridge/{f}");
+        let out = ok(&["eval", "ebu/split-tie", &path]);
+        assert!(out.contains("EBU split-tie procedure"), "{out}");
+        let json = ok(&["eval", "ebu/split-tie", &path, "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert!(!v["standings"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn every_bridge_example_with_its_ruleset() {
+    for (ruleset, file, first) in [
+        (
+            "wbf/round-robin",
+            "examples/bridge-round-robin.toml",
+            "Aces (A)",
+        ),
+        (
+            "wbf/swiss-teams",
+            "examples/bridge-swiss-teams.toml",
+            "Aces (A)",
+        ),
+        ("wbf/knockout", "examples/bridge-knockout.toml", "Aces (A)"),
+        (
+            "wbf/pairs",
+            "examples/bridge-pairs.toml",
+            "Archer - Bell (1)",
+        ),
+        ("wbf/bam", "examples/bridge-bam.toml", "Clubs (C)"),
+        (
+            "ebu/split-tie",
+            "examples/bridge-individual.toml",
+            "Gus (7)",
+        ),
+    ] {
+        let out = ok(&["eval", ruleset, file]);
+        let first_row = out
+            .lines()
+            .find(|l| l.starts_with("1 "))
+            .unwrap_or_default();
+        assert!(first_row.contains(first), "{ruleset} {file}:\n{out}");
+    }
+    for r in [
+        "wbf/round-robin",
+        "wbf/swiss-teams",
+        "wbf/knockout",
+        "wbf/pairs",
+        "wbf/bam",
+        "ebu/split-tie",
+    ] {
+        ok(&["check", r]);
+    }
+}
+
+#[test]
+fn an_unresolved_tie_is_printed_with_its_remedy() {
+    let dir = std::env::temp_dir().join(format!("tb-bridge-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("level.toml");
+    std::fs::write(
+        &file,
+        "[event]\nsport = \"bridge\"\nsystem = \"round-robin\"\nkind = \"team\"\nprimary = \"vp\"\n\
+         [[participants]]\nid = \"A\"\n[[participants]]\nid = \"B\"\n\
+         [[rounds]]\ngames = [ { home = \"A\", away = \"B\", vp = [10, 10], imps = [20, 20], total = [900, 900] } ]\n",
+    )
+    .unwrap();
+    let out = ok(&["eval", "wbf/round-robin", file.to_str().unwrap()]);
+    assert!(out.contains("1="), "{out}");
+    assert!(
+        out.contains("unresolved: one-board sudden death (1.1(e))"),
+        "{out}"
+    );
+    let out = ok(&["explain", "wbf/round-robin", file.to_str().unwrap()]);
+    assert!(out.contains("1.1(e)"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_usebio_file_is_a_located_input_error() {
+    let dir = std::env::temp_dir().join(format!("tb-bridge-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.xml");
+    std::fs::write(
+        &file,
+        "<USEBIO Version=\"1.2\">\n<EVENT>\n<PARTICIPANTS>\n</USEBIO>\n",
+    )
+    .unwrap();
+    let o = tb(&[
+        "eval",
+        "ebu/split-tie",
+        file.to_str().unwrap(),
+        "--diagnostics",
+        "plain",
+    ]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("tb::load::usebio::syntax"), "{err}");
+    assert!(err.contains("bad.xml:4:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

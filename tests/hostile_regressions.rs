@@ -1,0 +1,555 @@
+//! Hostile and broken input (issue 6): every committed fuzz seed and
+//! regression input replayed through the fuzz harnesses on stable, and one
+//! test per limit or crash found — no panic, no stack overflow, no hang, and
+//! a diagnostic with a code (and a span where there is one).
+
+#[path = "../fuzz/harness.rs"]
+mod harness;
+
+use harness::Verdict;
+use std::time::{Duration, Instant};
+use tb::diag::{Diag, Source};
+use tb::model::Event;
+use tb::plan::Ruleset;
+
+/// Generous: a debug build on a loaded 2-core CI machine. Release runs take
+/// a small fraction of this.
+const FAST: Duration = Duration::from_secs(10);
+/// For inputs that must run into the evaluation budget
+/// (`tb::eval::EVAL_WORK_BASE`, about a second in a debug build): they
+/// must end with an error, and not slowly.
+const BUDGET: Duration = Duration::from_secs(40);
+
+fn check_text(text: &str) -> Result<Ruleset, Diag> {
+    tb::check::check(
+        Source::new("hostile.tb", text),
+        &tb::check::StdResolver,
+        &[],
+    )
+}
+
+/// The ruleset must be rejected with `code`; returns the diagnostic that has it.
+fn rejected(text: &str, code: &str) -> Diag {
+    let t = Instant::now();
+    let r = check_text(text);
+    assert!(t.elapsed() < FAST, "checking took {:?}", t.elapsed());
+    let d = match r {
+        Ok(_) => panic!("expected {code}, but the ruleset checked"),
+        Err(d) => d,
+    };
+    harness::check_diag(&d);
+    let found = std::iter::once(&d)
+        .chain(d.related.iter())
+        .find(|x| x.code == code)
+        .cloned();
+    found.unwrap_or_else(|| panic!("expected {code}, got:\n{}", d.plain()))
+}
+
+fn small_event() -> Event {
+    let text = harness::event_toml(b"\x00\x0a\x05some bytes for the pairings of a small swiss");
+    tb::load::native::load_toml(&Source::new("small.toml", text)).expect("small event loads")
+}
+
+/// Rank with `rs`; must finish fast, and fail (if it fails) with `code`.
+fn rank_fails_with(ev: &Event, rs: &Ruleset, code: &str) -> Diag {
+    let t = Instant::now();
+    let r = tb::rank::rank(ev, rs, &tb::rank::Options::default());
+    assert!(t.elapsed() < BUDGET, "ranking took {:?}", t.elapsed());
+    match r {
+        Ok(_) => panic!("expected {code}, but ranking succeeded"),
+        Err(d) => {
+            harness::check_diag(&d);
+            assert_eq!(d.code, code, "{}", d.plain());
+            d
+        }
+    }
+}
+
+fn replay(dir: &str, f: fn(&[u8]) -> Verdict) -> usize {
+    let root = format!("{}/fuzz/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let Ok(entries) = std::fs::read_dir(&root) else {
+        return 0;
+    };
+    let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    paths.sort();
+    let mut n = 0;
+    for p in paths.iter().filter(|p| p.is_file()) {
+        let data = std::fs::read(p).unwrap_or_default();
+        let t = Instant::now();
+        let _ = f(&data);
+        assert!(t.elapsed() < FAST, "{} took {:?}", p.display(), t.elapsed());
+        n += 1;
+    }
+    n
+}
+
+// ---------------------------------------------------------------------------
+// Seeds and regressions found by fuzzing, replayed on stable
+// ---------------------------------------------------------------------------
+
+#[test]
+fn replay_ruleset_seeds_and_regressions() {
+    let n = replay("seeds/ruleset", harness::fuzz_ruleset)
+        + replay("regressions/ruleset", harness::fuzz_ruleset);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_trf_seeds_and_regressions() {
+    let n = replay("seeds/trf", harness::fuzz_trf) + replay("regressions/trf", harness::fuzz_trf);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_native_toml_seeds_and_regressions() {
+    let n = replay("seeds/native_toml", harness::fuzz_toml)
+        + replay("regressions/native_toml", harness::fuzz_toml);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_native_json_seeds_and_regressions() {
+    let n = replay("seeds/native_json", harness::fuzz_json)
+        + replay("regressions/native_json", harness::fuzz_json);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_usebio_seeds_and_regressions() {
+    let n = replay("seeds/usebio", harness::fuzz_usebio)
+        + replay("regressions/usebio", harness::fuzz_usebio);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_csv_seeds_and_regressions() {
+    let n = replay("seeds/csv", harness::fuzz_csv) + replay("regressions/csv", harness::fuzz_csv);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_descriptor_seeds_and_regressions() {
+    let n = replay("seeds/descriptors", harness::fuzz_descriptors)
+        + replay("regressions/descriptors", harness::fuzz_descriptors);
+    assert!(n > 0);
+}
+
+#[test]
+fn replay_eval_seeds_and_regressions() {
+    let n =
+        replay("seeds/eval", harness::fuzz_eval) + replay("regressions/eval", harness::fuzz_eval);
+    assert!(n > 0);
+}
+
+#[test]
+fn seeds_are_accepted_where_they_should_be() {
+    let root = format!("{}/fuzz/seeds", env!("CARGO_MANIFEST_DIR"));
+    for f in ["cards-swiss.toml", "chess-swiss.toml"] {
+        let data = std::fs::read(format!("{root}/native_toml/{f}")).expect("seed");
+        assert_eq!(harness::fuzz_toml(&data), Verdict::Accepted, "{f}");
+    }
+    let data = std::fs::read(format!("{root}/native_json/chess-swiss.json")).expect("seed");
+    assert_eq!(harness::fuzz_json(&data), Verdict::Accepted);
+    let data = std::fs::read(format!("{root}/trf/uzchesscup_rr.trf")).expect("seed");
+    assert_eq!(harness::fuzz_trf(&data), Verdict::Accepted);
+    let data = std::fs::read(format!("{root}/ruleset/features.tb")).expect("seed");
+    assert_eq!(harness::fuzz_ruleset(&data), Verdict::Accepted);
+    let data = std::fs::read(format!("{root}/ruleset/imports.tb")).expect("seed");
+    assert_eq!(
+        harness::fuzz_ruleset(&data),
+        Verdict::Rejected("tb::check::import_cycle")
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Ruleset nesting: the parser, checker and evaluator recurse on it
+// ---------------------------------------------------------------------------
+
+#[test]
+fn deep_brackets_are_refused() {
+    let text = format!("metric m = {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    let d = rejected(&text, "tb::parse::too_deep");
+    assert!(d.location().is_some());
+}
+
+#[test]
+fn long_operator_chain_is_refused_not_overflowed() {
+    let text = format!("metric m = 1{}\n", " + 1".repeat(60_000));
+    rejected(&text, "tb::parse::too_deep");
+}
+
+#[test]
+fn long_prefix_chain_is_refused() {
+    let text = format!("metric m = {}1\n", "- ".repeat(100_000));
+    rejected(&text, "tb::parse::too_deep");
+    let text = format!("metric m = {}true\n", "not ".repeat(100_000));
+    rejected(&text, "tb::parse::too_deep");
+}
+
+#[test]
+fn long_else_if_chain_is_refused() {
+    let text = format!(
+        "metric m = {}0\n",
+        "if score > 1 then 1 else ".repeat(30_000)
+    );
+    rejected(&text, "tb::parse::too_deep");
+}
+
+#[test]
+fn long_field_chain_is_refused() {
+    let text = format!("metric m = me{}\n", ".score".repeat(50_000));
+    rejected(&text, "tb::parse::too_deep");
+}
+
+#[test]
+fn many_loops_in_one_generator_are_refused() {
+    let text = format!("metric m = sum(1{} )\n", " for r in rounds".repeat(5_000));
+    rejected(&text, "tb::parse::too_deep");
+}
+
+#[test]
+fn reasonable_nesting_still_checks() {
+    // 30 brackets, a 100-term sum, an else-if chain of 10, 4 loops.
+    let text = format!(
+        "metric a = {}1{}\nmetric b = 1{}\nmetric c = {}0\nmetric d = sum(1 for x in rounds for y in rounds for z in rounds for w in rounds)\n",
+        "(".repeat(30),
+        ")".repeat(30),
+        " + 1".repeat(99),
+        "if score > 1 then 1 else ".repeat(10)
+    );
+    check_text(&text).unwrap_or_else(|d| panic!("{}", d.plain()));
+}
+
+#[test]
+fn deep_chain_of_metrics_does_not_overflow_the_stack() {
+    // Each metric uses the next: evaluation nests once per metric.
+    let mut text = String::new();
+    for i in 0..3000 {
+        text.push_str(&format!(
+            "metric m{i} = (m{} + 1) * 1 + sum(0 for r in rounds)\n",
+            i + 1
+        ));
+    }
+    text.push_str("metric m3000 = score\nprocedure p { step m0 desc }\nstandings p\n");
+    // A deep chain may be refused at check time or at evaluation time, with
+    // a clear error; it must never overflow the stack.
+    match check_text(&text) {
+        Err(d) => harness::check_diag(&d),
+        Ok(rs) => {
+            let ev = small_event();
+            let r = std::thread::Builder::new()
+                .stack_size(2 << 20) // the default for test threads
+                .spawn(move || tb::rank::rank(&ev, &rs, &tb::rank::Options::default()).map(|_| ()))
+                .expect("thread")
+                .join()
+                .expect("no panic");
+            if let Err(d) = r {
+                harness::check_diag(&d);
+                assert_eq!(d.code, "tb::eval::too_deep");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Work limits: nothing loops for long
+// ---------------------------------------------------------------------------
+
+#[test]
+fn nested_loops_that_multiply_are_stopped() {
+    let rs = check_text(&format!(
+        "metric m = sum(1 {})\nprocedure p {{ step m desc }}\nstandings p\n",
+        "for a in event.participants ".repeat(8)
+    ))
+    .expect("checks");
+    let d = rank_fails_with(&small_event(), &rs, "tb::eval::too_costly");
+    assert!(d.location().is_some());
+}
+
+#[test]
+fn exponential_metrics_with_arguments_are_stopped() {
+    let mut text = String::new();
+    for i in 0..60 {
+        text.push_str(&format!(
+            "metric f{i}(x) = f{}(x) + f{}(x + 1)\n",
+            i + 1,
+            i + 1
+        ));
+    }
+    text.push_str("metric f60(x) = x\nprocedure p { step f0(1) desc }\nstandings p\n");
+    let rs = check_text(&text).expect("checks");
+    rank_fails_with(&small_event(), &rs, "tb::eval::too_costly");
+}
+
+#[test]
+fn big_cuts_are_cheap() {
+    let rs = check_text(
+        "metric m = sum(cut_lowest([1 for a in event.participants for b in event.participants for r in rounds], 1000000))\nprocedure p { step m desc }\nstandings p\n",
+    )
+    .expect("checks");
+    let t = Instant::now();
+    let _ = tb::rank::rank(&small_event(), &rs, &tb::rank::Options::default());
+    assert!(t.elapsed() < FAST);
+}
+
+#[test]
+fn many_unknown_names_are_reported_quickly() {
+    let mut text = String::new();
+    for i in 0..5000 {
+        text.push_str(&format!("metric d{i} = u{i} + v{i}\n"));
+    }
+    let d = rejected(&text, "tb::check::unknown_metric");
+    assert!(d.location().is_some());
+}
+
+// ---------------------------------------------------------------------------
+// Number magnitude
+// ---------------------------------------------------------------------------
+
+#[test]
+fn huge_numbers_in_a_ruleset_are_errors() {
+    let d = rejected(
+        "metric m = 123456789012345678901234567890123456789012345\n",
+        "tb::parse::bad_number",
+    );
+    assert!(d.location().is_some());
+    // Arithmetic past what i128 fractions hold: an error, not a wrap.
+    let rs = check_text(
+        "metric m = 9999999999999999999999999999 * 9999999999999999999999999999 * 9999999999999999999999999999\nprocedure p { step m desc }\nstandings p\n",
+    )
+    .expect("checks");
+    rank_fails_with(&small_event(), &rs, "tb::eval::overflow");
+}
+
+#[test]
+fn extreme_fractions_in_data_do_not_panic() {
+    for v in [
+        "\"-170141183460469231731687303715884105728/3\"",
+        "\"-170141183460469231731687303715884105728/1\"",
+        "\"170141183460469231731687303715884105727/2\"",
+        "\"1/-170141183460469231731687303715884105728\"",
+        "\"-170141183460469231731687303715884105728/-1\"",
+        "1e38",
+        "-1e38",
+        "1e-38",
+        "99999999999999999999999999999999999999999",
+    ] {
+        let text = format!(
+            "{{\"event\": {{\"rounds\": 1}}, \"participants\": [{{\"id\": \"a\", \"score\": {v}}}, {{\"id\": \"b\"}}], \"rounds\": [{{\"games\": [{{\"home\": \"a\", \"away\": \"b\", \"points\": [{v}, 0]}}]}}]}}"
+        );
+        let _ = harness::fuzz_json(text.as_bytes());
+    }
+}
+
+#[test]
+fn num_never_panics_at_the_edges() {
+    use tb::num::Num;
+    let edge = [
+        "-170141183460469231731687303715884105728/3",
+        "-170141183460469231731687303715884105728/1",
+        "170141183460469231731687303715884105727/1",
+        "170141183460469231731687303715884105727/170141183460469231731687303715884105726",
+        "1/170141183460469231731687303715884105727",
+        "-1/170141183460469231731687303715884105727",
+        "0",
+        "1",
+        "-1",
+        "2/3",
+    ];
+    let nums: Vec<Num> = edge.iter().filter_map(|s| Num::parse(s)).collect();
+    for &a in &nums {
+        let _ = a.neg();
+        let _ = a.to_string();
+        let _ = a.to_fixed(12);
+        for p in 0..=12 {
+            for how in [
+                tb::num::Rounding::HalfUp,
+                tb::num::Rounding::Down,
+                tb::num::Rounding::Floor,
+                tb::num::Rounding::Ceil,
+            ] {
+                let _ = a.round(p, how);
+            }
+        }
+        for &b in &nums {
+            let _ = a.add(b);
+            let _ = a.sub(b);
+            let _ = a.mul(b);
+            let _ = a.div(b);
+            let _ = a.cmp(&b);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Data sizes
+// ---------------------------------------------------------------------------
+
+#[test]
+fn many_rounds_and_participants_load_fast_or_are_refused() {
+    // 500 participants and 10,000 scheduled rounds: 5,000,000 participant-rounds.
+    let mut text = String::from("[event]\nrounds = 10000\n");
+    for i in 0..500 {
+        text.push_str(&format!("[[participants]]\nid = \"p{i}\"\n"));
+    }
+    let t = Instant::now();
+    let r = tb::load::native::load_toml(&Source::new("big.toml", text));
+    assert!(t.elapsed() < FAST * 4, "took {:?}", t.elapsed());
+    if let Err(d) = r {
+        harness::check_diag(&d);
+    }
+}
+
+#[test]
+fn absurd_round_numbers_are_refused() {
+    let text = "[event]\nrounds = 4000000000\n[[participants]]\nid = \"a\"\n";
+    let d = tb::load::native::load_toml(&Source::new("r.toml", text)).expect_err("refused");
+    harness::check_diag(&d);
+    assert_eq!(d.code, "tb::load::too_large");
+    let text = "[[participants]]\nid = \"a\"\n[[participants]]\nid = \"b\"\n[[rounds]]\nround = 99999999\ngames = [{ home = \"a\", away = \"b\", result = \"1-0\" }]\n";
+    let d = tb::load::native::load_toml(&Source::new("r.toml", text)).expect_err("refused");
+    assert_eq!(d.code, "tb::load::too_large");
+    let text = "012 x\nXXR 4000000000\n001    1      A                                                                    0.0    1\n";
+    let d = tb::load::trf::load_trf(&Source::new("r.trf", text)).expect_err("refused");
+    harness::check_diag(&d);
+}
+
+#[test]
+fn oversized_ruleset_is_refused() {
+    let text = format!("// {}\n", "x".repeat(tb::parse::MAX_FILE_BYTES));
+    rejected(&text, "tb::parse::too_large");
+}
+
+// ---------------------------------------------------------------------------
+// Order independence corner: ids that compare equal as numbers
+// ---------------------------------------------------------------------------
+
+#[test]
+fn ids_equal_as_numbers_do_not_make_order_matter() {
+    let a = "[event]\nrounds = 1\n[[participants]]\nid = \"01\"\n[[participants]]\nid = \"1\"\n[[rounds]]\ngames = [{ home = \"01\", away = \"1\", result = \"1/2-1/2\" }]\n";
+    let b = "[event]\nrounds = 1\n[[participants]]\nid = \"1\"\n[[participants]]\nid = \"01\"\n[[rounds]]\ngames = [{ home = \"01\", away = \"1\", result = \"1/2-1/2\" }]\n";
+    let rs = tb::check::check(
+        tb::check::load_root("us-chess/swiss").expect("shipped"),
+        &tb::check::StdResolver,
+        &[],
+    )
+    .expect("checks");
+    let ea = tb::load::native::load_toml(&Source::new("a.toml", a)).expect("loads");
+    let eb = tb::load::native::load_toml(&Source::new("b.toml", b)).expect("loads");
+    assert_eq!(harness::rank_twice(&ea, &rs), harness::rank_twice(&eb, &rs));
+}
+
+// ---------------------------------------------------------------------------
+// Crashes found by fuzzing (inputs in fuzz/regressions/, replayed above)
+// ---------------------------------------------------------------------------
+
+/// fuzz/regressions/ruleset/syntax_error_span_cuts_a_character.tb: a syntax
+/// error at a multi-byte character gave a one-byte span inside it, which
+/// rendering then sliced.
+#[test]
+fn syntax_error_at_a_multibyte_character() {
+    for text in ["step x desc\u{FFFD}", "metric m = 1 \u{00E9}", "\u{1F600}"] {
+        let d = check_text(text).expect_err("a syntax error");
+        harness::check_diag(&d);
+        let (span, _) = d.labels.first().expect("a span").clone();
+        assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
+        assert!(span.end > span.start);
+    }
+}
+
+/// Found by `tests/hostile_props.rs`: a malformed CSV cell followed by a
+/// multi-byte character gave a one-byte span inside it
+/// (fuzz/regressions/csv/).
+#[test]
+fn csv_error_at_a_multibyte_character() {
+    for text in [
+        "round,home,away,result\n1,\"a\u{e9}\"\u{e9},b,2-0-0\n",
+        "round,home,away\n1,\"\u{e9}",
+        "round,home,away\n1,\"x\"\u{1F600}\n",
+    ] {
+        let d = tb::load::csv::load_csv(&Source::new("m.csv", text)).expect_err("malformed");
+        harness::check_diag(&d);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Deeply nested data: the parsers must refuse it, not overflow
+// ---------------------------------------------------------------------------
+
+#[test]
+fn deeply_nested_data_is_refused_or_read() {
+    let n = 50_000;
+    let cases = [
+        (
+            "deep.toml",
+            format!("x = {}1{}\n", "[".repeat(n), "]".repeat(n)),
+        ),
+        (
+            "deep.toml",
+            format!("x = {}1{}\n", "{ a = ".repeat(n), " }".repeat(n)),
+        ),
+        ("deep.json", format!("{}1{}", "[".repeat(n), "]".repeat(n))),
+        (
+            "deep.json",
+            format!("{}1{}", "{\"a\": ".repeat(n), "}".repeat(n)),
+        ),
+        (
+            "deep.xml",
+            format!("<USEBIO>{}{}</USEBIO>", "<E>".repeat(n), "</E>".repeat(n)),
+        ),
+        (
+            "deep.csv",
+            format!("round,home,away,result\n1,{}\n", "\"".repeat(n)),
+        ),
+    ];
+    for (name, text) in cases {
+        let t = Instant::now();
+        let _ = harness::fuzz_any(name, text.as_bytes());
+        assert!(t.elapsed() < FAST, "{name} took {:?}", t.elapsed());
+    }
+}
+
+/// A device that never ends (or a file that grows) is read only up to the
+/// limit: `tb check /dev/zero`, `import "/dev/zero"`.
+#[test]
+fn endless_files_are_read_only_up_to_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let t = Instant::now();
+    let d = tb::check::load_root("/dev/zero").expect_err("too large");
+    assert_eq!(d.code, "tb::check::io");
+    assert!(d.message.contains("larger than"), "{}", d.message);
+    let dir = std::env::temp_dir().join(format!("tb-hostile-zero-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let root = dir.join("root.tb");
+    std::fs::write(&root, "import \"/dev/zero\"\n").expect("write");
+    let src = tb::check::load_root(&root.display().to_string()).expect("root");
+    let d = tb::check::check(src, &tb::check::StdResolver, &[]).expect_err("refused");
+    harness::check_diag(&d);
+    assert_eq!(d.code, "tb::check::unknown_import");
+    assert!(t.elapsed() < FAST);
+}
+
+/// Found by fuzzing (fuzz/regressions/usebio/long_start_tag_cut_in_a_character.xml):
+/// a USEBIO diagnostic's span is cut to 200 bytes, which fell inside a
+/// multi-byte character.
+#[test]
+fn usebio_span_cut_on_a_character_boundary() {
+    let text = format!(
+        "<USEBIO Version=\"1.2\"><CLUB><CLUB_NAME a=\"{}\">x</CLUB_NAME></CLUB></USEBIO>",
+        "\u{e9}".repeat(150)
+    );
+    let d = tb::load::usebio::load_usebio(&Source::new("r.xml", text)).expect_err("no EVENT");
+    harness::check_diag(&d);
+    assert_eq!(
+        harness::fuzz_usebio(
+            &std::fs::read(format!(
+                "{}/fuzz/regressions/usebio/long_start_tag_cut_in_a_character.xml",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .expect("regression file")
+        ),
+        Verdict::Rejected("tb::load::usebio::missing")
+    );
+}
