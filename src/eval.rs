@@ -197,7 +197,20 @@ pub struct Evaluator<'a> {
     /// Per metric: the same value for every participant (see
     /// [`same_for_everyone`]), so computed once, not once per participant.
     same: Vec<bool>,
+    /// Index of each participant's first entry among all entries.
+    entry_base: Vec<usize>,
+    /// Values of metrics whose first argument is one of the participant's
+    /// own rounds and whose other arguments are plain numbers or booleans
+    /// (`opponent_value(r, false, true)`): per metric, one dense table per
+    /// combination of the other arguments, indexed by `entry_base[p] + i`,
+    /// filled on first use. Such per-round metrics are used by several
+    /// tie-breaks (BH, SB, their cuts) and would otherwise be recomputed at
+    /// every use.
+    entry_cache: Vec<Vec<EntryTable>>,
 }
+
+/// One combination of a per-round metric's other arguments, and its values.
+type EntryTable = (Vec<Value>, Vec<Option<Value>>);
 
 /// Most numbers `integers(a, b)` may produce.
 pub const MAX_INTEGERS: i128 = 1_000_000;
@@ -209,7 +222,7 @@ const DECIDED: &str = "tb::eval::decided";
 /// metrics: deeper is an error (the stack itself grows as needed).
 pub const MAX_EVAL_DEPTH: usize = 2_000;
 /// Stack left below which evaluation moves to a new segment.
-const STACK_RED_ZONE: usize = 128 * 1024;
+const STACK_RED_ZONE: usize = 512 * 1024;
 /// Size of each new stack segment.
 const STACK_SEGMENT: usize = 4 * 1024 * 1024;
 
@@ -265,6 +278,16 @@ impl<'a> Evaluator<'a> {
                 .any(|p| p.entries.iter().any(|e| !e.boards.is_empty())),
             group_cache: GroupCache::default(),
             same: same_for_everyone(rs),
+            entry_base: event
+                .participants
+                .iter()
+                .scan(0usize, |acc, p| {
+                    let base = *acc;
+                    *acc += p.entries.len();
+                    Some(base)
+                })
+                .collect(),
+            entry_cache: vec![Vec::new(); rs.metrics.len()],
         })
     }
 
@@ -312,6 +335,26 @@ impl<'a> Evaluator<'a> {
                 return Ok(v.clone());
             }
         }
+        // First argument one of this participant's own rounds, the others
+        // plain values: cached per round and combination of the others.
+        let entry_slot = match args.split_first() {
+            Some((Value::Entry(q, i), rest))
+                if *q == p
+                    && !self.rs.metrics[id].group_relative
+                    && rest
+                        .iter()
+                        .all(|v| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Undef)) =>
+            {
+                let k = self.entry_base[p] + *i as usize;
+                let tables = &self.entry_cache[id];
+                let t = tables.iter().position(|(tail, _)| tail.as_slice() == rest);
+                if let Some(Some(v)) = t.and_then(|t| tables[t].1.get(k)) {
+                    return Ok(v.clone());
+                }
+                Some((k, rest.to_vec()))
+            }
+            _ => None,
+        };
         let group_key = match &group {
             Some(g) if self.rs.metrics[id].group_relative => {
                 if let Some(v) = self.group_cache.get(g, id, slot, &args) {
@@ -353,6 +396,26 @@ impl<'a> Evaluator<'a> {
         if let Some((g, args)) = group_key {
             self.group_cache.put(&g, id, slot, args, v.clone());
         }
+        if let Some((k, tail)) = entry_slot {
+            let total = self.entry_base.last().copied().unwrap_or(0)
+                + self
+                    .event
+                    .participants
+                    .last()
+                    .map(|q| q.entries.len())
+                    .unwrap_or(0);
+            let tables = &mut self.entry_cache[id];
+            let t = match tables.iter().position(|(t, _)| *t == tail) {
+                Some(t) => t,
+                None => {
+                    tables.push((tail, vec![None; total]));
+                    tables.len() - 1
+                }
+            };
+            if let Some(cell) = tables[t].1.get_mut(k) {
+                *cell = Some(v.clone());
+            }
+        }
         Ok(v)
     }
 
@@ -368,6 +431,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Spend `amount` of the evaluation budget; an error when it runs out.
+    #[inline]
     fn charge(&mut self, e: &PExpr, amount: u64) -> R<()> {
         match self.fuel.checked_sub(amount) {
             Some(f) => {
@@ -398,7 +462,13 @@ impl<'a> Evaluator<'a> {
         self.depth += 1;
         // Debug builds take kilobytes of stack per level: grow it on the heap
         // when little is left rather than overflow (a test thread has 2 MB).
-        let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env));
+        // Probing the stack costs as much as a small node: probe every
+        // eighth level, with a red zone that covers the levels in between.
+        let v = if self.depth.is_multiple_of(8) {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_node(e, env))
+        } else {
+            self.eval_node(e, env)
+        };
         self.depth -= 1;
         v
     }
@@ -473,7 +543,7 @@ impl<'a> Evaluator<'a> {
             PKind::Agg(agg, g) => self.aggregate(e, *agg, g, env)?,
             PKind::List(g) => {
                 let mut items = Vec::new();
-                self.generate(e, g, 0, env, &mut |ev, env| {
+                self.generate(g, 0, env, &mut |ev, env| {
                     let v = ev.eval(&g.elem, env)?;
                     let value = match v {
                         Value::Num(n) => n,
@@ -653,7 +723,6 @@ impl<'a> Evaluator<'a> {
     /// Run the loops of a generator, calling `body` for each binding that passes the filter.
     fn generate(
         &mut self,
-        e: &PExpr,
         g: &PGen,
         level: usize,
         env: &mut Env,
@@ -669,28 +738,37 @@ impl<'a> Evaluator<'a> {
         }
         let (slot, coll) = &g.fors[level];
         let c = self.eval(coll, env)?;
-        let items: Vec<Value> = match c {
-            Value::Parts(ps) => ps.iter().map(|&p| Value::Part(p)).collect(),
-            Value::Entries(p) => (0..self.event.participants[p].entries.len() as u32)
-                .map(|i| Value::Entry(p, i))
-                .collect(),
-            Value::Boards(p, i) => {
-                let n = self.event.participants[p].entries[i as usize].boards.len() as u32;
-                (0..n).map(|b| Value::Board(p, i, b)).collect()
-            }
-            Value::Nums(ns) => ns.iter().map(|&n| Value::Num(n)).collect(),
-            Value::Deals(ds) => ds.iter().map(|&(p, i, b)| Value::Board(p, i, b)).collect(),
-            Value::List(items) => items.iter().map(|i| Value::Num(i.value)).collect(),
-            Value::Undef => Vec::new(),
-            other => return Err(self.type_err(coll, "a collection to loop over", &other)),
+        // The i-th item of the collection, made on demand: loops over a
+        // participant's rounds (the hot path) allocate nothing.
+        let len = match &c {
+            Value::Parts(ps) => ps.len(),
+            Value::Entries(p) => self.event.participants[*p].entries.len(),
+            Value::Boards(p, i) => self.event.participants[*p].entries[*i as usize]
+                .boards
+                .len(),
+            Value::Nums(ns) => ns.len(),
+            Value::Deals(ds) => ds.len(),
+            Value::List(items) => items.len(),
+            Value::Undef => 0,
+            other => return Err(self.type_err(coll, "a collection to loop over", other)),
         };
-        let _ = e;
-        for it in items {
-            if env.locals.len() <= *slot {
-                env.locals.resize(*slot + 1, Value::Undef);
-            }
-            env.locals[*slot] = it;
-            self.generate(e, g, level + 1, env, body)?;
+        if env.locals.len() <= *slot {
+            env.locals.resize(*slot + 1, Value::Undef);
+        }
+        for k in 0..len {
+            env.locals[*slot] = match &c {
+                Value::Parts(ps) => Value::Part(ps[k]),
+                Value::Entries(p) => Value::Entry(*p, k as u32),
+                Value::Boards(p, i) => Value::Board(*p, *i, k as u32),
+                Value::Nums(ns) => Value::Num(ns[k]),
+                Value::Deals(ds) => {
+                    let (p, i, b) = ds[k];
+                    Value::Board(p, i, b)
+                }
+                Value::List(items) => Value::Num(items[k].value),
+                _ => Value::Undef,
+            };
+            self.generate(g, level + 1, env, body)?;
         }
         Ok(())
     }
@@ -704,7 +782,7 @@ impl<'a> Evaluator<'a> {
         let mut undef = false;
         let mut inf = false;
         let mut truth = matches!(agg, Agg::All);
-        let walked = self.generate(e, g, 0, env, &mut |ev, env| {
+        let walked = self.generate(g, 0, env, &mut |ev, env| {
             let v = ev.eval(&g.elem, env)?;
             match agg {
                 Agg::Count => {
