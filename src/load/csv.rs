@@ -20,8 +20,8 @@
 use super::native::{build_from_tree, Key, Node, V};
 use crate::diag::{Diag, Source, Span};
 
-/// Largest CSV file read.
-pub const MAX_CSV_BYTES: usize = 50 * 1024 * 1024;
+/// Largest CSV file read (the loaders' common limit).
+pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
 
 /// One cell: its text (unquoted) and where it stands in the file.
 struct Cell {

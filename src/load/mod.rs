@@ -9,6 +9,18 @@ pub mod trf;
 mod trf_team;
 pub mod usebio;
 
+/// Limits the loaders share, each refused with a clear error: the same
+/// file size, round count and event size whatever the format.
+pub mod limits {
+    /// Largest data file read.
+    pub const MAX_INPUT_BYTES: usize = 50 * 1024 * 1024;
+    /// Highest round number (and scheduled number of rounds) accepted.
+    pub const MAX_ROUNDS: u32 = 10_000;
+    /// Most participant-rounds (participants × rounds) accepted: every one
+    /// becomes an entry in memory.
+    pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
+}
+
 /// Data formats `tb` reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -13,6 +13,7 @@
 //! literal that was written (`15.62` stays `15.62`), then parsed exactly.
 //! Numbers may also be written as strings (`"15.62"`, `"2/3"`).
 
+pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
     Board, Decision, Entry, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport,
@@ -23,15 +24,8 @@ use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-/// Largest input accepted, in bytes.
-pub const MAX_INPUT_BYTES: usize = 50 * 1024 * 1024;
 /// Most participants accepted.
 pub const MAX_PARTICIPANTS: usize = 1_000_000;
-/// Highest round number (and scheduled number of rounds) accepted.
-pub const MAX_ROUNDS: u32 = 10_000;
-/// Most participant-rounds (participants × rounds) accepted: every one
-/// becomes an entry in memory.
-pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
 /// Most distinct unit names accepted.
 pub const MAX_UNITS: usize = 1_000;
 

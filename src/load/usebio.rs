@@ -38,6 +38,7 @@
 //! which is exactly Latin-1. Problems are reported all at once, each with
 //! its line and column.
 
+pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
     Board, Entry, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport, Status,
@@ -47,17 +48,10 @@ use crate::num::Num;
 use roxmltree::{Document, Node, ParsingOptions};
 use std::collections::{BTreeMap, HashMap};
 
-/// Largest input accepted, in bytes.
-pub const MAX_INPUT_BYTES: usize = 50 * 1024 * 1024;
 /// Most XML nodes accepted.
 pub const MAX_NODES: u32 = 5_000_000;
 /// Most participants accepted.
 pub const MAX_PARTICIPANTS: usize = 100_000;
-/// Highest round number accepted.
-pub const MAX_ROUNDS: u32 = 10_000;
-/// Most participant-rounds (participants × rounds) accepted: every one
-/// becomes an entry in memory.
-pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
 
 const SYNTAX: &str = "tb::load::usebio::syntax";
 const NOT_USEBIO: &str = "tb::load::usebio::not_usebio";
