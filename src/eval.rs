@@ -156,7 +156,9 @@ impl EvalError {
     }
 }
 
-type R<T> = Result<T, EvalError>;
+// The error is boxed: every expression node returns an `R<Value>`, and an
+// unboxed 88-byte error would make each of those returns twice as large.
+type R<T> = Result<T, Box<EvalError>>;
 
 /// Per-evaluation environment: who "me" is, local slots, the tied group.
 #[derive(Clone, Debug)]
@@ -291,14 +293,14 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn fail(&self, e: &PExpr, code: &'static str, message: String, help: &str) -> EvalError {
-        EvalError {
+    fn fail(&self, e: &PExpr, code: &'static str, message: String, help: &str) -> Box<EvalError> {
+        Box::new(EvalError {
             code,
             message,
             help: help.to_string(),
             file: e.file,
             span: e.span,
-        }
+        })
     }
 
     fn arith(&self, e: &PExpr, r: Result<Num, NumError>) -> R<Value> {
@@ -606,7 +608,7 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn no_group(&self, e: &PExpr) -> EvalError {
+    fn no_group(&self, e: &PExpr) -> Box<EvalError> {
         self.fail(
             e,
             "tb::eval::no_group",
@@ -615,7 +617,7 @@ impl<'a> Evaluator<'a> {
         )
     }
 
-    fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> EvalError {
+    fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> Box<EvalError> {
         self.fail(
             e,
             "tb::eval::type",
@@ -1348,7 +1350,7 @@ impl<'a> Evaluator<'a> {
         Some((q, j))
     }
 
-    fn missing(&self, e: &PExpr, of: &str, name: &str, known: &[String]) -> EvalError {
+    fn missing(&self, e: &PExpr, of: &str, name: &str, known: &[String]) -> Box<EvalError> {
         let builtin: Vec<&str> = BuiltinField::ALL.iter().map(|(n, _)| *n).collect();
         let help = if known.is_empty() {
             format!(
