@@ -209,6 +209,9 @@ pub struct Evaluator<'a> {
     /// tie-breaks (BH, SB, their cuts) and would otherwise be recomputed at
     /// every use.
     entry_cache: Vec<Vec<EntryTable>>,
+    /// Spare argument/local buffers: a metric call takes one and gives it
+    /// back, so the hot path allocates nothing.
+    pool: Vec<Vec<Value>>,
 }
 
 /// One combination of a per-round metric's other arguments, and its values.
@@ -290,6 +293,7 @@ impl<'a> Evaluator<'a> {
                 })
                 .collect(),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
+            pool: Vec::new(),
         })
     }
 
@@ -334,11 +338,14 @@ impl<'a> Evaluator<'a> {
         };
         if cacheable {
             if let Some(Some(v)) = self.cache[id].get(slot) {
-                return Ok(v.clone());
+                let v = v.clone();
+                self.recycle(args);
+                return Ok(v);
             }
         }
         // First argument one of this participant's own rounds, the others
         // plain values: cached per round and combination of the others.
+        let mut entry_hit = None;
         let entry_slot = match args.split_first() {
             Some((Value::Entry(q, i), rest))
                 if *q == p
@@ -350,16 +357,24 @@ impl<'a> Evaluator<'a> {
                 let k = self.entry_base[p] + *i as usize;
                 let tables = &self.entry_cache[id];
                 let t = tables.iter().position(|(tail, _)| tail.as_slice() == rest);
-                if let Some(Some(v)) = t.and_then(|t| tables[t].1.get(k)) {
-                    return Ok(v.clone());
+                match t.and_then(|t| tables[t].1.get(k)) {
+                    Some(Some(v)) => {
+                        entry_hit = Some(v.clone());
+                        None
+                    }
+                    _ => Some((k, rest.to_vec())),
                 }
-                Some((k, rest.to_vec()))
             }
             _ => None,
         };
+        if let Some(v) = entry_hit {
+            self.recycle(args);
+            return Ok(v);
+        }
         let group_key = match &group {
             Some(g) if self.rs.metrics[id].group_relative => {
                 if let Some(v) = self.group_cache.get(g, id, slot, &args) {
+                    self.recycle(args);
                     return Ok(v);
                 }
                 Some((g.clone(), args.clone()))
@@ -386,6 +401,7 @@ impl<'a> Evaluator<'a> {
         self.depth += 1;
         let v = self.eval(&m.body, &mut env);
         self.depth -= 1;
+        self.recycle(env.locals);
         let v = v?;
         if cacheable {
             let n = self.event.participants.len();
@@ -430,6 +446,14 @@ impl<'a> Evaluator<'a> {
                 "use it inside a metric or step",
             )
         })
+    }
+
+    /// Give a buffer back to the pool.
+    fn recycle(&mut self, mut v: Vec<Value>) {
+        v.clear();
+        if self.pool.len() < 64 {
+            self.pool.push(v);
+        }
     }
 
     /// Spend `amount` of the evaluation budget; an error when it runs out.
@@ -520,9 +544,15 @@ impl<'a> Evaluator<'a> {
                         }
                     },
                 };
-                let mut vals = Vec::with_capacity(args.len());
+                let mut vals = self.pool.pop().unwrap_or_default();
                 for a in args {
-                    vals.push(self.eval(a, env)?);
+                    match self.eval(a, env) {
+                        Ok(v) => vals.push(v),
+                        Err(err) => {
+                            self.recycle(vals);
+                            return Err(err);
+                        }
+                    }
                 }
                 let group = if self.rs.metrics[*id].group_relative {
                     env.group.clone()
