@@ -158,7 +158,7 @@ impl EvalError {
 
 // The error is boxed: every expression node returns an `R<Value>`, and an
 // unboxed 88-byte error would make each of those returns twice as large.
-type R<T> = Result<T, Box<EvalError>>;
+pub(crate) type R<T> = Result<T, Box<EvalError>>;
 
 /// Per-evaluation environment: who "me" is, local slots, the tied group.
 #[derive(Clone, Debug)]
@@ -182,12 +182,23 @@ pub struct Evaluator<'a> {
     /// Score after each entry, per participant.
     running: Vec<Vec<Num>>,
     /// Cached zero-argument metric values: `[metric][participant]`.
-    cache: Vec<Vec<Option<Value>>>,
+    pub(crate) cache: Vec<Vec<Option<Value>>>,
+    /// Per metric: a columnar computation was tried (see [`crate::columns`]).
+    pub(crate) column_tried: Vec<bool>,
+    /// Columnar computations under way (nested), against their own limit.
+    pub(crate) col_nest: usize,
+    /// Columns shared between columnar computations (see [`crate::columns`]).
+    pub(crate) col_memo: crate::columns::Memo,
+    /// Whether metrics may be computed in columns (else only per participant).
+    pub columnar: bool,
+    /// The columnar path's own evaluation budget, so that trying it never
+    /// leaves the per-participant evaluator less of its budget.
+    pub(crate) col_fuel: u64,
     all: Rc<Vec<Pid>>,
     /// Expression evaluations under way (nested), against [`MAX_EVAL_DEPTH`].
-    depth: usize,
+    pub(crate) depth: usize,
     /// Evaluation work left for this evaluator (see [`EVAL_WORK_BASE`]).
-    fuel: u64,
+    pub(crate) fuel: u64,
     /// Whether any participant has a rating, any entry boards: a ruleset
     /// asking for data the event does not have at all gets an error.
     has_ratings: bool,
@@ -198,7 +209,7 @@ pub struct Evaluator<'a> {
     group_cache: GroupCache,
     /// Per metric: the same value for every participant (see
     /// [`same_for_everyone`]), so computed once, not once per participant.
-    same: Vec<bool>,
+    pub(crate) same: Vec<bool>,
     /// Index of each participant's first entry among all entries.
     entry_base: Vec<usize>,
     /// Values of metrics whose first argument is one of the participant's
@@ -211,7 +222,7 @@ pub struct Evaluator<'a> {
     entry_cache: Vec<Vec<EntryTable>>,
     /// Spare argument/local buffers: a metric call takes one and gives it
     /// back, so the hot path allocates nothing.
-    pool: Vec<Vec<Value>>,
+    pub(crate) pool: Vec<Vec<Value>>,
 }
 
 /// One combination of a per-round metric's other arguments, and its values.
@@ -260,22 +271,26 @@ impl<'a> Evaluator<'a> {
             scores.push(total);
             running.push(run);
         }
+        let cells: u64 = event
+            .participants
+            .iter()
+            .map(|p| p.entries.len() as u64)
+            .sum();
+        let fuel = EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL));
         Ok(Evaluator {
             event,
             rs,
             scores,
             running,
             cache: vec![Vec::new(); rs.metrics.len()],
+            column_tried: vec![false; rs.metrics.len()],
+            col_nest: 0,
+            col_memo: Default::default(),
+            columnar: true,
+            col_fuel: fuel,
             all: Rc::new((0..event.participants.len()).collect()),
             depth: 0,
-            fuel: {
-                let cells: u64 = event
-                    .participants
-                    .iter()
-                    .map(|p| p.entries.len() as u64)
-                    .sum();
-                EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL))
-            },
+            fuel,
             has_ratings: event.participants.iter().any(|p| p.rating.is_some()),
             has_boards: event
                 .participants
@@ -297,7 +312,13 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn fail(&self, e: &PExpr, code: &'static str, message: String, help: &str) -> Box<EvalError> {
+    pub(crate) fn fail(
+        &self,
+        e: &PExpr,
+        code: &'static str,
+        message: String,
+        help: &str,
+    ) -> Box<EvalError> {
         Box::new(EvalError {
             code,
             message,
@@ -307,7 +328,7 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn arith(&self, e: &PExpr, r: Result<Num, NumError>) -> R<Value> {
+    pub(crate) fn arith(&self, e: &PExpr, r: Result<Num, NumError>) -> R<Value> {
         match r {
             Ok(n) => Ok(Value::Num(n)),
             Err(NumError::DivisionByZero) => Ok(Value::Undef),
@@ -341,6 +362,17 @@ impl<'a> Evaluator<'a> {
                 let v = v.clone();
                 self.recycle(args);
                 return Ok(v);
+            }
+            // First use: compute it for everyone in columns (see
+            // `crate::columns`); what that cannot do is done below.
+            if slot == p && self.columnar && !self.column_tried[id] {
+                self.column_tried[id] = true;
+                self.fill_column(id);
+                if let Some(Some(v)) = self.cache[id].get(slot) {
+                    let v = v.clone();
+                    self.recycle(args);
+                    return Ok(v);
+                }
             }
         }
         // First argument one of this participant's own rounds, the others
@@ -458,7 +490,7 @@ impl<'a> Evaluator<'a> {
 
     /// Spend `amount` of the evaluation budget; an error when it runs out.
     #[inline]
-    fn charge(&mut self, e: &PExpr, amount: u64) -> R<()> {
+    pub(crate) fn charge(&mut self, e: &PExpr, amount: u64) -> R<()> {
         match self.fuel.checked_sub(amount) {
             Some(f) => {
                 self.fuel = f;
@@ -577,43 +609,18 @@ impl<'a> Evaluator<'a> {
                 let mut items = Vec::new();
                 self.generate(g, 0, env, &mut |ev, env| {
                     let v = ev.eval(&g.elem, env)?;
-                    let value = match v {
-                        Value::Num(n) => n,
-                        Value::Undef => return Ok(()),
-                        other => {
-                            return Err(ev.fail(
-                                &g.elem,
-                                "tb::eval::type",
-                                format!("list items must be numbers, not {}", other.kind()),
-                                "",
-                            ))
-                        }
+                    let Some(value) = ev.list_value(g, v)? else {
+                        return Ok(());
                     };
                     let key = match &g.by {
-                        Some(k) => match ev.eval(k, env)? {
-                            Value::Num(n) => n,
-                            _ => value,
-                        },
-                        None => value,
+                        Some(k) => ev.eval(k, env)?,
+                        None => Value::Undef,
                     };
                     let voluntary = match &g.voluntary {
                         Some(c) => ev.truthy(c, env)?,
                         None => false,
                     };
-                    if items.len() >= MAX_LIST_ITEMS {
-                        return Err(ev.fail(
-                            e,
-                            "tb::eval::too_costly",
-                            format!("a list grew past {MAX_LIST_ITEMS} items"),
-                            "loops nest and multiply: filter with `where`, or aggregate inner loops first",
-                        ));
-                    }
-                    items.push(ListItem {
-                        value,
-                        key,
-                        voluntary,
-                    });
-                    Ok(())
+                    ev.list_push(e, &mut items, value, key, voluntary)
                 })?;
                 Value::List(Rc::new(items))
             }
@@ -626,16 +633,55 @@ impl<'a> Evaluator<'a> {
             }
             PKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
-                match (op, v) {
-                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
-                    (UnOp::Not, Value::Undef) => Value::Undef,
-                    (UnOp::Neg, Value::Num(n)) => self.arith(e, n.neg())?,
-                    (UnOp::Neg, Value::Undef) => Value::Undef,
-                    (_, v) => return Err(self.type_err(x, "an operand", &v)),
-                }
+                self.unary_value(e, *op, x, v)?
             }
             PKind::Binary(op, a, b) => self.binary(e, *op, a, b, env)?,
         })
+    }
+
+    /// A list item's value: a number, or None for an undefined one (left
+    /// out of the list).
+    pub(crate) fn list_value(&self, g: &PGen, v: Value) -> R<Option<Num>> {
+        match v {
+            Value::Num(n) => Ok(Some(n)),
+            Value::Undef => Ok(None),
+            other => Err(self.fail(
+                &g.elem,
+                "tb::eval::type",
+                format!("list items must be numbers, not {}", other.kind()),
+                "",
+            )),
+        }
+    }
+
+    /// Append an item to list `e`; its significance key is `key` when that
+    /// is a number, else the value itself.
+    pub(crate) fn list_push(
+        &self,
+        e: &PExpr,
+        items: &mut Vec<ListItem>,
+        value: Num,
+        key: Value,
+        voluntary: bool,
+    ) -> R<()> {
+        if items.len() >= MAX_LIST_ITEMS {
+            return Err(self.fail(
+                e,
+                "tb::eval::too_costly",
+                format!("a list grew past {MAX_LIST_ITEMS} items"),
+                "loops nest and multiply: filter with `where`, or aggregate inner loops first",
+            ));
+        }
+        let key = match key {
+            Value::Num(k) => k,
+            _ => value,
+        };
+        items.push(ListItem {
+            value,
+            key,
+            voluntary,
+        });
+        Ok(())
     }
 
     fn no_group(&self, e: &PExpr) -> Box<EvalError> {
@@ -647,7 +693,7 @@ impl<'a> Evaluator<'a> {
         )
     }
 
-    fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> Box<EvalError> {
+    pub(crate) fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> Box<EvalError> {
         self.fail(
             e,
             "tb::eval::type",
@@ -658,11 +704,28 @@ impl<'a> Evaluator<'a> {
 
     /// A condition's truth: undefined counts as false.
     pub fn truthy(&mut self, e: &PExpr, env: &mut Env) -> R<bool> {
-        match self.eval(e, env)? {
-            Value::Bool(b) => Ok(b),
+        let v = self.eval(e, env)?;
+        self.truth(e, &v)
+    }
+
+    /// A condition's value as true or false: undefined counts as false.
+    pub(crate) fn truth(&self, e: &PExpr, v: &Value) -> R<bool> {
+        match v {
+            Value::Bool(b) => Ok(*b),
             Value::Undef => Ok(false),
-            v => Err(self.type_err(e, "true or false", &v)),
+            v => Err(self.type_err(e, "true or false", v)),
         }
+    }
+
+    /// A prefix operator applied to a value (`x` is the operand's expression).
+    pub(crate) fn unary_value(&self, e: &PExpr, op: UnOp, x: &PExpr, v: Value) -> R<Value> {
+        Ok(match (op, v) {
+            (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+            (UnOp::Not, Value::Undef) => Value::Undef,
+            (UnOp::Neg, Value::Num(n)) => self.arith(e, n.neg())?,
+            (UnOp::Neg, Value::Undef) => Value::Undef,
+            (_, v) => return Err(self.type_err(x, "an operand", &v)),
+        })
     }
 
     fn binary(&mut self, e: &PExpr, op: BinOp, a: &PExpr, b: &PExpr, env: &mut Env) -> R<Value> {
@@ -690,6 +753,19 @@ impl<'a> Evaluator<'a> {
         }
         let x = self.eval(a, env)?;
         let y = self.eval(b, env)?;
+        self.binary_value(e, op, b, x, y)
+    }
+
+    /// An infix operator other than `and`, `or` and `??` applied to two
+    /// values (`b` is the right operand's expression, for `in`'s errors).
+    pub(crate) fn binary_value(
+        &self,
+        e: &PExpr,
+        op: BinOp,
+        b: &PExpr,
+        x: Value,
+        y: Value,
+    ) -> R<Value> {
         match op {
             BinOp::Eq => Ok(Value::Bool(values_equal(&x, &y))),
             BinOp::Ne => Ok(Value::Bool(!values_equal(&x, &y))),
@@ -809,60 +885,12 @@ impl<'a> Evaluator<'a> {
         if let Some(v) = self.first_in_order(agg, g, env)? {
             return Ok(v);
         }
-        let mut acc: Option<Num> = None;
-        let mut count: i64 = 0;
-        let mut undef = false;
-        let mut inf = false;
-        let mut truth = matches!(agg, Agg::All);
+        let mut acc = Acc::new(agg);
         let walked = self.generate(g, 0, env, &mut |ev, env| {
             let v = ev.eval(&g.elem, env)?;
-            match agg {
-                Agg::Count => {
-                    if !matches!(v, Value::Bool(false) | Value::Undef) {
-                        count += 1;
-                    }
-                }
-                Agg::All | Agg::Any => {
-                    let b = matches!(v, Value::Bool(true));
-                    if agg == Agg::All {
-                        truth &= b;
-                    } else {
-                        truth |= b;
-                    }
-                    // Decided: stop, as `and` / `or` do.
-                    if truth != (agg == Agg::All) {
-                        return Err(ev.fail(e, DECIDED, String::new(), ""));
-                    }
-                }
-                Agg::Sum | Agg::Mean | Agg::Min | Agg::Max => {
-                    let n = match v {
-                        Value::Num(n) => n,
-                        Value::Undef => {
-                            undef = true;
-                            return Ok(());
-                        }
-                        Value::Inf if matches!(agg, Agg::Min | Agg::Max) => {
-                            inf = true;
-                            count += 1;
-                            return Ok(());
-                        }
-                        other => return Err(ev.type_err(&g.elem, "a number", &other)),
-                    };
-                    count += 1;
-                    acc = Some(match (acc, agg) {
-                        (None, _) => n,
-                        (Some(a), Agg::Min) => a.min(n),
-                        (Some(a), Agg::Max) => a.max(n),
-                        (Some(a), _) => a.add(n).map_err(|_| {
-                            ev.fail(
-                                e,
-                                "tb::eval::overflow",
-                                "a sum grew too large to hold exactly".into(),
-                                "",
-                            )
-                        })?,
-                    });
-                }
+            if acc.push(ev, e, g, v)? {
+                // Decided: stop, as `and` / `or` do.
+                return Err(ev.fail(e, DECIDED, String::new(), ""));
             }
             Ok(())
         });
@@ -870,19 +898,7 @@ impl<'a> Evaluator<'a> {
             Err(er) if er.code == DECIDED => {}
             r => r?,
         }
-        Ok(match agg {
-            Agg::Count => Value::Num(Num::int(count)),
-            Agg::All | Agg::Any => Value::Bool(truth),
-            _ if undef => Value::Undef,
-            Agg::Max if inf => Value::Inf,
-            Agg::Min if inf && acc.is_none() => Value::Inf,
-            Agg::Sum => Value::Num(acc.unwrap_or(Num::ZERO)),
-            Agg::Mean => match acc {
-                None => Value::Undef,
-                Some(s) => self.arith(e, s.div(Num::int(count)))?,
-            },
-            _ => acc.map(Value::Num).unwrap_or(Value::Undef),
-        })
+        acc.finish(self, e)
     }
 
     /// `min(x for x in C where cond)` over numbers in ascending order (such
@@ -956,7 +972,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn call(&mut self, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
+    pub(crate) fn call(&mut self, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
         let num = |ev: &Self, i: usize| -> R<Option<Num>> {
             match args.get(i) {
                 Some(Value::Num(n)) => Ok(Some(*n)),
@@ -1214,38 +1230,21 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn field(&mut self, e: &PExpr, b: &Value, f: &Field) -> R<Value> {
+    pub(crate) fn field(&mut self, e: &PExpr, b: &Value, f: &Field) -> R<Value> {
         use BuiltinField as F;
         let ev = self.event;
         Ok(match b {
             Value::Undef => Value::Undef,
             Value::Entry(p, i) => {
                 let en = &ev.participants[*p].entries[*i as usize];
-                let st = en.status;
+                if let Some(flag) = f.builtin.and_then(|b| entry_flag(b, en)) {
+                    return Ok(Value::Bool(flag));
+                }
+                if let Some(n) = f.builtin.and_then(|b| self.entry_number(b, *p, *i as usize)) {
+                    return Ok(Value::Num(n));
+                }
                 match f.builtin {
-                    Some(F::Round) => Value::Num(Num::int(en.round as i64)),
-                    Some(F::Session) => Value::Num(Num::int(en.session as i64)),
-                    Some(F::Points) => Value::Num(en.points),
-                    Some(F::RunningScore) => Value::Num(self.running[*p][*i as usize]),
-                    Some(F::Played) => Value::Bool(st.played()),
-                    Some(F::Unplayed) => Value::Bool(!st.played()),
-                    Some(F::Forfeit) => Value::Bool(st.forfeit()),
-                    Some(F::ForfeitWin) => Value::Bool(st == Status::ForfeitWin),
-                    Some(F::ForfeitLoss) => Value::Bool(st == Status::ForfeitLoss),
-                    Some(F::DoubleForfeit) => Value::Bool(st == Status::DoubleForfeit),
-                    Some(F::Bye) => Value::Bool(st.bye()),
-                    Some(F::PairingBye) => Value::Bool(st == Status::PairingBye),
-                    Some(F::FullBye) => Value::Bool(st == Status::FullBye),
-                    Some(F::HalfBye) => Value::Bool(st == Status::HalfBye),
-                    Some(F::ZeroBye) => Value::Bool(st == Status::ZeroBye),
-                    Some(F::Absent) => Value::Bool(st == Status::Absent),
-                    Some(F::RequestedBye) => Value::Bool(st.requested_bye()),
-                    Some(F::Voluntary) => Value::Bool(st.voluntary()),
-                    Some(F::Win) => Value::Bool(en.outcome == crate::model::Outcome::Win),
-                    Some(F::Draw) => Value::Bool(en.outcome == crate::model::Outcome::Draw),
-                    Some(F::Loss) => Value::Bool(en.outcome == crate::model::Outcome::Loss),
                     Some(F::Opponent) => en.opponent.map(Value::Part).unwrap_or(Value::Undef),
-                    Some(F::HasOpponent) => Value::Bool(en.opponent.is_some()),
                     Some(F::Partner) => en.partner.map(Value::Part).unwrap_or(Value::Undef),
                     Some(F::OpponentPartner) => self
                         .mirror(*p, *i as usize)
@@ -1256,9 +1255,6 @@ impl<'a> Evaluator<'a> {
                         .mirror(*p, *i as usize)
                         .map(|(q, j)| Value::Num(ev.participants[q].entries[j].points))
                         .unwrap_or(Value::Undef),
-                    Some(F::First) => Value::Bool(en.side == Some(Side::First)),
-                    Some(F::Second) => Value::Bool(en.side == Some(Side::Second)),
-                    Some(F::Weight) => Value::Num(en.weight),
                     Some(F::Boards) if !self.has_boards => {
                         return Err(self.fail(
                             e,
@@ -1352,6 +1348,22 @@ impl<'a> Evaluator<'a> {
         })
     }
 
+    /// A numeric built-in field of entry `i` of participant `p` (`r.round`,
+    /// `r.points`, ...); None for the other fields. The one definition of
+    /// these fields, for both evaluators.
+    pub(crate) fn entry_number(&self, f: BuiltinField, p: Pid, i: usize) -> Option<Num> {
+        use BuiltinField as F;
+        let en = &self.event.participants[p].entries[i];
+        Some(match f {
+            F::Round => Num::int(en.round as i64),
+            F::Session => Num::int(en.session as i64),
+            F::Points => en.points,
+            F::RunningScore => self.running[p][i],
+            F::Weight => en.weight,
+            _ => return None,
+        })
+    }
+
     /// The opponent's side of entry `i` of participant `p`: the opponent's
     /// entry that names `p`, in the same round when there is one, else the
     /// one at the same position among their meetings (the n-th meeting of
@@ -1401,6 +1413,38 @@ impl<'a> Evaluator<'a> {
             &help,
         )
     }
+}
+
+/// An entry's true-or-false built-in field (`r.played`, `r.voluntary`,
+/// ...); None for the other fields. The one definition of these fields, for
+/// both evaluators.
+pub(crate) fn entry_flag(f: BuiltinField, en: &crate::model::Entry) -> Option<bool> {
+    use crate::model::Outcome;
+    use BuiltinField as F;
+    let st = en.status;
+    Some(match f {
+        F::Played => st.played(),
+        F::Unplayed => !st.played(),
+        F::Forfeit => st.forfeit(),
+        F::ForfeitWin => st == Status::ForfeitWin,
+        F::ForfeitLoss => st == Status::ForfeitLoss,
+        F::DoubleForfeit => st == Status::DoubleForfeit,
+        F::Bye => st.bye(),
+        F::PairingBye => st == Status::PairingBye,
+        F::FullBye => st == Status::FullBye,
+        F::HalfBye => st == Status::HalfBye,
+        F::ZeroBye => st == Status::ZeroBye,
+        F::Absent => st == Status::Absent,
+        F::RequestedBye => st.requested_bye(),
+        F::Voluntary => st.voluntary(),
+        F::Win => en.outcome == Outcome::Win,
+        F::Draw => en.outcome == Outcome::Draw,
+        F::Loss => en.outcome == Outcome::Loss,
+        F::HasOpponent => en.opponent.is_some(),
+        F::First => en.side == Some(Side::First),
+        F::Second => en.side == Some(Side::Second),
+        _ => return None,
+    })
 }
 
 /// Which metrics give the same value whoever they are evaluated for: their
@@ -1505,6 +1549,100 @@ impl GroupCache {
             self.group = Some(g.clone());
         }
         self.values.entry((id, p)).or_default().push((args, v));
+    }
+}
+
+/// The running state of an aggregate (`sum`, `count`, `all`, ...) over
+/// the items of a generator; the per-participant and the columnar
+/// evaluators both fold items through it, so they agree by construction.
+pub(crate) struct Acc {
+    agg: Agg,
+    acc: Option<Num>,
+    count: i64,
+    undef: bool,
+    inf: bool,
+    truth: bool,
+}
+
+impl Acc {
+    pub(crate) fn new(agg: Agg) -> Acc {
+        Acc {
+            agg,
+            acc: None,
+            count: 0,
+            undef: false,
+            inf: false,
+            truth: matches!(agg, Agg::All),
+        }
+    }
+
+    /// Add one item (`e` is the aggregate, `g` its generator). True when the
+    /// result is decided (`all` met a false, `any` a true): later items
+    /// would not change it and are not evaluated.
+    pub(crate) fn push(&mut self, ev: &Evaluator, e: &PExpr, g: &PGen, v: Value) -> R<bool> {
+        match self.agg {
+            Agg::Count => {
+                if !matches!(v, Value::Bool(false) | Value::Undef) {
+                    self.count += 1;
+                }
+            }
+            Agg::All | Agg::Any => {
+                let b = matches!(v, Value::Bool(true));
+                if self.agg == Agg::All {
+                    self.truth &= b;
+                } else {
+                    self.truth |= b;
+                }
+                return Ok(self.truth != (self.agg == Agg::All));
+            }
+            Agg::Sum | Agg::Mean | Agg::Min | Agg::Max => {
+                let n = match v {
+                    Value::Num(n) => n,
+                    Value::Undef => {
+                        self.undef = true;
+                        return Ok(false);
+                    }
+                    Value::Inf if matches!(self.agg, Agg::Min | Agg::Max) => {
+                        self.inf = true;
+                        self.count += 1;
+                        return Ok(false);
+                    }
+                    other => return Err(ev.type_err(&g.elem, "a number", &other)),
+                };
+                self.count += 1;
+                self.acc = Some(match (self.acc, self.agg) {
+                    (None, _) => n,
+                    (Some(a), Agg::Min) => a.min(n),
+                    (Some(a), Agg::Max) => a.max(n),
+                    (Some(a), _) => a.add(n).map_err(|_| {
+                        ev.fail(
+                            e,
+                            "tb::eval::overflow",
+                            "a sum grew too large to hold exactly".into(),
+                            "",
+                        )
+                    })?,
+                });
+            }
+        }
+        Ok(false)
+    }
+
+    /// The aggregate's value.
+    pub(crate) fn finish(self, ev: &Evaluator, e: &PExpr) -> R<Value> {
+        Ok(match self.agg {
+            Agg::Count => Value::Num(Num::int(self.count)),
+            Agg::All | Agg::Any => Value::Bool(self.truth),
+            _ if self.undef => Value::Undef,
+            Agg::Max if self.inf => Value::Inf,
+            Agg::Min if self.inf && self.acc.is_none() => Value::Inf,
+            Agg::Sum => Value::Num(self.acc.unwrap_or(Num::ZERO)),
+            Agg::Mean => match self.acc {
+                None => Value::Undef,
+                Some(s) => ev.arith(e, s.div(Num::int(self.count)))?,
+            },
+            _ => self.acc.map(Value::Num).unwrap_or(Value::Undef),
+        })
     }
 }
 

@@ -9,6 +9,7 @@
 
 pub mod ast;
 pub mod check;
+mod columns;
 pub mod descriptors;
 pub mod diag;
 pub mod eval;

@@ -36,12 +36,59 @@ pub enum NumError {
 /// to reduce, and reducing less is still exact).
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    // Nearly every value an event produces fits in 64 bits, where division
+    // is a single instruction rather than a 128-bit library call.
+    if let (Ok(x), Ok(y)) = (u64::try_from(a), u64::try_from(b)) {
+        let g = gcd64(x, y);
+        return i128::from(g);
+    }
     while b != 0 {
         let t = a % b;
         a = b;
         b = t;
     }
     i128::try_from(a).unwrap_or(1)
+}
+
+/// `-int.frac` with `frac` zero-padded to `places` digits (`-` when `neg`).
+fn fixed_text(neg: bool, int: u64, frac: u64, places: u32) -> String {
+    let mut digits = [0u8; 20];
+    let mut out = String::with_capacity(24 + places as usize);
+    if neg {
+        out.push('-');
+    }
+    let mut n = 0;
+    let mut v = int;
+    loop {
+        digits[n] = b'0' + (v % 10) as u8;
+        n += 1;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend(digits[..n].iter().rev().map(|&d| d as char));
+    if places > 0 {
+        out.push('.');
+        let mut f = vec![b'0'; places as usize];
+        let mut v = frac;
+        for d in f.iter_mut().rev() {
+            *d = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        out.extend(f.iter().map(|&d| d as char));
+    }
+    out
+}
+
+/// Greatest common divisor of two u64s (Euclid).
+fn gcd64(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
 }
 
 /// How to round to a number of decimal places.
@@ -89,8 +136,17 @@ impl Num {
         }
         let g = gcd(n, d);
         if g > 1 {
-            n /= g;
-            d /= g;
+            match (i64::try_from(n), i64::try_from(d), i64::try_from(g)) {
+                // 64-bit division where it fits (a 128-bit one is a library call).
+                (Ok(a), Ok(b), Ok(c)) => {
+                    n = i128::from(a / c);
+                    d = i128::from(b / c);
+                }
+                _ => {
+                    n /= g;
+                    d /= g;
+                }
+            }
         }
         Ok(Num { num: n, den: d })
     }
@@ -112,8 +168,22 @@ impl Num {
         self.den == 1
     }
 
+    /// Numerator and denominator both fit in 64 bits (the common case).
+    #[inline]
+    fn small(&self) -> bool {
+        i64::try_from(self.num).is_ok() && i64::try_from(self.den).is_ok()
+    }
+
     /// Exact sum.
     pub fn add(self, o: Num) -> Result<Num, NumError> {
+        if self.small() && o.small() {
+            // Products of 64-bit values cannot overflow 128 bits, nor can
+            // their sum: no checked (library-call) arithmetic needed.
+            if self.den == o.den {
+                return Num::ratio(self.num + o.num, self.den);
+            }
+            return Num::ratio(self.num * o.den + o.num * self.den, self.den * o.den);
+        }
         if self.den == o.den {
             let n = self.num.checked_add(o.num).ok_or(NumError::Overflow)?;
             return Num::ratio(n, self.den);
@@ -129,6 +199,10 @@ impl Num {
     }
     /// Exact product.
     pub fn mul(self, o: Num) -> Result<Num, NumError> {
+        if self.small() && o.small() {
+            // As in `add`: 64-bit factors, a product that fits in 128 bits.
+            return Num::ratio(self.num * o.num, self.den * o.den);
+        }
         if self.den == 1 && o.den == 1 {
             let n = self.num.checked_mul(o.num).ok_or(NumError::Overflow)?;
             return Ok(Num { num: n, den: 1 });
@@ -163,8 +237,12 @@ impl Num {
     pub fn round(self, places: u32, how: Rounding) -> Result<Num, NumError> {
         let scale = 10i128.checked_pow(places).ok_or(NumError::Overflow)?;
         let scaled = self.num.checked_mul(scale).ok_or(NumError::Overflow)?;
-        let q = scaled.div_euclid(self.den); // floor
-        let r = scaled.rem_euclid(self.den);
+        // Floor quotient and remainder, in 64 bits where they fit (a
+        // 128-bit division is a library call).
+        let (q, r) = match (i64::try_from(scaled), i64::try_from(self.den)) {
+            (Ok(a), Ok(b)) => (i128::from(a.div_euclid(b)), i128::from(a.rem_euclid(b))),
+            _ => (scaled.div_euclid(self.den), scaled.rem_euclid(self.den)),
+        };
         let rounded = match how {
             Rounding::Floor => q,
             Rounding::Ceil => {
@@ -233,6 +311,11 @@ impl Num {
                 let int = v / s;
                 let frac = v % s;
                 let sign = if neg { "-" } else { "" };
+                if let (Ok(int), Ok(frac)) = (u64::try_from(int), u64::try_from(frac)) {
+                    // The same text, written digit by digit: every printed
+                    // value comes here, and `format!` costs ten times more.
+                    return fixed_text(neg, int, frac, places);
+                }
                 if places == 0 {
                     format!("{sign}{int}")
                 } else {
@@ -282,6 +365,9 @@ impl Ord for Num {
     fn cmp(&self, o: &Num) -> Ordering {
         if self.den == o.den {
             return self.num.cmp(&o.num);
+        }
+        if self.small() && o.small() {
+            return (self.num * o.den).cmp(&(o.num * self.den));
         }
         // a/b vs c/d  <=>  a*d vs c*b (b, d > 0). Fall back to a slower exact
         // comparison only if the products overflow.
@@ -362,6 +448,52 @@ mod tests {
         assert_eq!(q(1, 2).to_string(), "0.5");
         assert_eq!(q(1, 3).to_string(), "1/3");
         assert_eq!(Num::int(-4).to_fixed(1), "-4.0");
+    }
+
+    /// The 64-bit fast paths (arithmetic, rounding, printing) agree with
+    /// the general 128-bit arithmetic they short-cut.
+    #[test]
+    fn fast_paths_match_wide_arithmetic() {
+        let vals = [
+            q(0, 1),
+            q(1, 2),
+            q(-7, 3),
+            q(2, 3),
+            q(1999, 1000),
+            q(-1, 1_000_000_007),
+            q(i64::MAX as i128, 3),
+            q(i64::MIN as i128, 7),
+            q(i64::MAX as i128 * 5, 2),
+        ];
+        for &a in &vals {
+            for &b in &vals {
+                // Wide: the same operations on values past 64 bits, scaled back.
+                let big = Num::ratio(1i128 << 80, 1).unwrap();
+                let wide_sum = a.add(big).and_then(|x| x.add(b)).and_then(|x| x.sub(big));
+                assert_eq!(a.add(b).ok(), wide_sum.ok(), "{a} + {b}");
+                assert_eq!(
+                    a.cmp(&b),
+                    cmp_continued(a.num, a.den, b.num, b.den),
+                    "{a} vs {b}"
+                );
+                if let (Ok(p), Ok(w)) = (a.mul(b), a.mul(big).and_then(|x| x.mul(b))) {
+                    assert_eq!(p.mul(big).ok(), Some(w), "{a} * {b}");
+                }
+            }
+            for places in [0, 1, 2, 4, 12] {
+                let text = a.to_fixed(places);
+                let r = a.round(places, Rounding::HalfUp).unwrap();
+                let v = r.num * (10i128.pow(places) / r.den);
+                let (sign, v) = (if v < 0 { "-" } else { "" }, v.unsigned_abs());
+                let s = 10u128.pow(places);
+                let expect = if places == 0 {
+                    format!("{sign}{}", v / s)
+                } else {
+                    format!("{sign}{}.{:0w$}", v / s, v % s, w = places as usize)
+                };
+                assert_eq!(text, expect);
+            }
+        }
     }
 
     #[test]

@@ -21,6 +21,10 @@ use std::rc::Rc;
 pub struct Options {
     /// Seed for drawing of lots; without one, lots are reported unresolved.
     pub lots_seed: Option<u64>,
+    /// Evaluate every metric participant by participant (the reference
+    /// evaluator), without the columnar path of [`crate::columns`]: the
+    /// tests compare the two.
+    pub per_participant: bool,
 }
 
 /// One output column: a step's label and how to show it.
@@ -155,12 +159,17 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         )
     })?;
     let mut ev = Evaluator::new(event, rs)?;
+    ev.columnar = !opts.per_participant;
     let columns = columns(rs, main);
     let n = event.participants.len();
     let mut group_values: Vec<Vec<Value>> = vec![vec![Value::Undef; columns.len()]; n];
     let mut trace = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
     let mut last_decided: Vec<Option<Decided>> = vec![None; n];
+    // A step that is not relative to the tied group has one value per
+    // participant: kept, not recomputed when the step meets the participant
+    // again (`repeat`, `restart`) or its column is printed.
+    let mut step_values = StepValues::default();
 
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
@@ -232,6 +241,12 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         }
         let mut values = Vec::with_capacity(task.group.len());
         for &p in &task.group {
+            if !step.group_relative {
+                if let Some(v) = step_values.get(task.proc_id, task.step, p) {
+                    values.push((p, v.clone()));
+                    continue;
+                }
+            }
             let mut env = Env {
                 me: Some(p),
                 locals: vec![Value::Undef; step.slots],
@@ -244,6 +259,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             let v = ev
                 .eval(&step.expr, &mut env)
                 .map_err(|e| step_error(&e, rs, event, task.proc_id, task.step, Some(p)))?;
+            if !step.group_relative {
+                step_values.put(task.proc_id, task.step, p, n, v.clone());
+            }
             if step.group_relative {
                 if let Some(ci) = columns
                     .iter()
@@ -354,6 +372,8 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             for (ci, c) in columns.iter().enumerate() {
                 if c.group_relative {
                     vals.push(group_values[p][ci].clone());
+                } else if let Some(v) = step_values.get(c.origin.0, c.origin.1, p) {
+                    vals.push(v.clone());
                 } else {
                     let step = &rs.procs[c.origin.0].steps[c.origin.1];
                     let mut env = Env {
@@ -384,6 +404,30 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         trace,
         lots_seed: opts.lots_seed,
     })
+}
+
+/// Values of steps that are not group-relative: `[procedure][step][participant]`.
+#[derive(Default)]
+struct StepValues(Vec<Vec<Vec<Option<Value>>>>);
+
+impl StepValues {
+    fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
+        self.0.get(proc_id)?.get(step)?.get(p)?.as_ref()
+    }
+    fn put(&mut self, proc_id: ProcId, step: usize, p: Pid, n: usize, v: Value) {
+        if self.0.len() <= proc_id {
+            self.0.resize(proc_id + 1, Vec::new());
+        }
+        let steps = &mut self.0[proc_id];
+        if steps.len() <= step {
+            steps.resize(step + 1, Vec::new());
+        }
+        let vals = &mut steps[step];
+        if vals.len() < n {
+            vals.resize(n, None);
+        }
+        vals[p] = Some(v);
+    }
 }
 
 /// An evaluation error as a diagnostic that names the criterion it comes

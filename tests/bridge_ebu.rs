@@ -636,7 +636,15 @@ fn ballot_needs_a_seed() {
         st.rows[0].unresolved.as_deref(),
         Some("drawing of lots (give --seed to draw) (EBU published order (5): ballot)")
     );
-    let st = tb::rank::rank(&ev, &rs, &tb::rank::Options { lots_seed: Some(7) }).unwrap();
+    let st = tb::rank::rank(
+        &ev,
+        &rs,
+        &tb::rank::Options {
+            lots_seed: Some(7),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(st.rows[1].rank, 2);
     assert_eq!(decided(&ev, &st, "A"), "drawing of lots (seed 7)");
 }

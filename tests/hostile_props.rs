@@ -551,6 +551,7 @@ fn lots_are_drawn_only_with_a_seed() {
             &rs,
             &tb::rank::Options {
                 lots_seed: Some(seed),
+                ..Default::default()
             },
         )
         .expect("ranks");
@@ -572,6 +573,7 @@ fn lots_are_drawn_only_with_a_seed() {
         &rs,
         &tb::rank::Options {
             lots_seed: Some(42),
+            ..Default::default()
         },
     )
     .expect("ranks");

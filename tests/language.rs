@@ -242,6 +242,7 @@ fn lots_need_a_seed_and_repeat_with_it() {
         .contains("--seed"));
     let opts = tb::rank::Options {
         lots_seed: Some(42),
+        ..Default::default()
     };
     let a = tb::rank::rank(&ev, &rs, &opts).unwrap();
     let b = tb::rank::rank(&ev, &rs, &opts).unwrap();

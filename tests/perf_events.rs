@@ -28,8 +28,21 @@ fn ruleset(name: &str) -> Ruleset {
         .unwrap_or_else(|d| panic!("{name}: {}", d.plain()))
 }
 
+/// Rank with the columnar evaluator, checked against the per-participant
+/// reference evaluator (the benchmarks time the former).
 fn rank(ev: &Event, rs: &Ruleset) -> Standings {
-    tb::rank::rank(ev, rs, &Options::default()).unwrap_or_else(|d| panic!("{}", d.plain()))
+    let st =
+        tb::rank::rank(ev, rs, &Options::default()).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let reference = Options {
+        per_participant: true,
+        ..Default::default()
+    };
+    let r = tb::rank::rank(ev, rs, &reference).unwrap_or_else(|d| panic!("{}", d.plain()));
+    assert_eq!(
+        st.rows, r.rows,
+        "columnar and per-participant evaluation differ"
+    );
+    st
 }
 
 /// Rank, id and every value of every row: what a reader of the standings sees.

@@ -1,0 +1,835 @@
+//! Columnar evaluation: a metric computed for a block of participants at once, one expression node at a time over a column of values.
+//!
+//! The per-participant evaluator walks a metric's expression tree once per
+//! participant, and for a loop over the rounds once per round: tens of
+//! thousands of participants pay the interpreter's cost per node millions of
+//! times. Here each node is visited once per *block* of participants and
+//! produces a column: one value per participant of the block, or, inside
+//! `for r in rounds`, one per round of theirs. Metrics called with the
+//! round and constant arguments (`opponent_value(r, false, false)`) are
+//! inlined and their columns shared within the block; metrics of other
+//! participants (`r.opponent.adjusted_score`) are whole columns computed
+//! first and gathered.
+//!
+//! The per-participant evaluator stays the reference. Every value here is
+//! made by its own operators, fields, functions and aggregates, item by
+//! item, so the two agree by construction; where a node has no columnar form
+//! (a loop over something other than the participant's rounds, a nested
+//! loop) that node is evaluated per item by the reference evaluator. Both
+//! branches of an `if` and every item of a loop are evaluated here, where
+//! the reference evaluator would skip some: if anything fails (an error, a
+//! tied group, too deep a nesting) the attempt is dropped and the metric is
+//! computed per participant, which then reports the error exactly as before
+//! — or, for an error only in a skipped branch, none.
+
+use crate::ast::UnOp;
+use crate::eval::{Acc, Env, EvalError, Evaluator, ListItem, Value, R};
+use crate::model::Pid;
+use crate::num::Num;
+use crate::plan::*;
+use std::collections::HashMap;
+use std::ops::Range;
+use std::rc::Rc;
+
+/// About this many rounds per block: enough to spread each node's fixed
+/// cost thin, few enough for a column to stay in the processor's cache.
+const BLOCK_ENTRIES: usize = 2048;
+/// Metrics with arguments inlined inside one another at most this deep;
+/// deeper calls are evaluated per item by the reference evaluator.
+const MAX_INLINE: usize = 16;
+/// Whole-column computations nested at most this deep (a metric gathering
+/// another that gathers another ...); deeper, the reference evaluator works
+/// per participant (it grows its stack as needed).
+const MAX_NEST: usize = 24;
+/// Internal: this metric cannot be computed in columns. Never shown.
+pub(crate) const GIVE_UP: &str = "tb::eval::columnar";
+
+/// A column: one value per element of the block's domain. Columns of
+/// numbers only or of booleans only are kept typed, so operators on them
+/// skip the general value's matching, copying and dropping.
+#[derive(Clone, Debug)]
+pub(crate) enum Col {
+    /// The same value for every element.
+    Const(Value),
+    /// Any values.
+    Vals(Rc<Vec<Value>>),
+    /// Numbers, all defined.
+    Nums(Rc<Vec<Num>>),
+    /// True or false, all defined.
+    Bools(Rc<Vec<bool>>),
+    /// Each element's own round (the variable of `for r in rounds`).
+    Round,
+    /// Each element's participant (`me`).
+    Me,
+}
+
+impl Col {
+    /// Element `j` as a number, when the column holds numbers only.
+    fn num(&self, j: usize) -> Option<Num> {
+        match self {
+            Col::Nums(v) => Some(v[j]),
+            Col::Const(Value::Num(n)) => Some(*n),
+            _ => None,
+        }
+    }
+    fn is_nums(&self) -> bool {
+        matches!(self, Col::Nums(_) | Col::Const(Value::Num(_)))
+    }
+    fn is_bools(&self) -> bool {
+        matches!(self, Col::Bools(_) | Col::Const(Value::Bool(_)))
+    }
+    fn boolean(&self, j: usize) -> bool {
+        match self {
+            Col::Bools(v) => v[j],
+            Col::Const(Value::Bool(b)) => *b,
+            _ => false,
+        }
+    }
+}
+
+/// Builds a column value by value, typed while every value has one type.
+enum Builder {
+    Nums(Vec<Num>),
+    Bools(Vec<bool>),
+    Vals(Vec<Value>),
+}
+
+impl Builder {
+    fn new(len: usize) -> Builder {
+        Builder::Nums(Vec::with_capacity(len))
+    }
+    fn push(&mut self, v: Value) {
+        match (&mut *self, v) {
+            (Builder::Nums(ns), Value::Num(n)) => ns.push(n),
+            (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
+            (Builder::Nums(ns), Value::Bool(b)) if ns.is_empty() => {
+                let mut bs = Vec::with_capacity(ns.capacity());
+                bs.push(b);
+                *self = Builder::Bools(bs);
+            }
+            (Builder::Vals(vs), v) => vs.push(v),
+            (_, v) => {
+                let mut vs: Vec<Value> = match std::mem::replace(self, Builder::Vals(Vec::new())) {
+                    Builder::Nums(ns) => {
+                        let mut vs = Vec::with_capacity(ns.capacity());
+                        vs.extend(ns.into_iter().map(Value::Num));
+                        vs
+                    }
+                    Builder::Bools(bs) => {
+                        let mut vs = Vec::with_capacity(bs.capacity());
+                        vs.extend(bs.into_iter().map(Value::Bool));
+                        vs
+                    }
+                    Builder::Vals(vs) => vs,
+                };
+                vs.push(v);
+                *self = Builder::Vals(vs);
+            }
+        }
+    }
+    fn finish(self) -> Col {
+        match self {
+            Builder::Nums(ns) => Col::Nums(Rc::new(ns)),
+            Builder::Bools(bs) => Col::Bools(Rc::new(bs)),
+            Builder::Vals(vs) => Col::Vals(Rc::new(vs)),
+        }
+    }
+}
+
+/// What a column has one value for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Dom {
+    /// The block's participants.
+    Parts,
+    /// The rounds of the block's participants, participant by participant.
+    Rounds,
+}
+
+/// A metric call's argument, as far as sharing its column goes.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum ArgKey {
+    Const(Value),
+    Round,
+    Me,
+}
+
+/// Columns that several metrics use (`opponent_value(r, false, false)` in
+/// both Buchholz and Sonneborn-Berger; `r.played` everywhere), kept per block
+/// (by its first participant: every computation cuts the same blocks).
+#[derive(Default)]
+pub(crate) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
+
+/// What a shared column is.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum MemoKey {
+    /// A metric with these arguments.
+    Metric(MetricId, Vec<ArgKey>),
+    /// A built-in field of the round.
+    Field(BuiltinField),
+}
+
+impl Memo {
+    fn get(&self, p0: Pid, dom: Dom, key: &MemoKey) -> Option<Col> {
+        self.0
+            .get(&(p0, dom))?
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, c)| c.clone())
+    }
+    fn put(&mut self, p0: Pid, dom: Dom, key: MemoKey, c: Col) {
+        self.0.entry((p0, dom)).or_default().push((key, c));
+    }
+}
+
+/// The participants evaluated together.
+struct Block {
+    /// First participant and one past the last.
+    parts: Range<Pid>,
+    /// Every round of those participants: (participant, index of the entry).
+    rounds: Vec<(Pid, u32)>,
+    /// Where each participant's rounds start in `rounds` (and the end).
+    starts: Vec<usize>,
+}
+
+impl Block {
+    fn len(&self, dom: Dom) -> usize {
+        match dom {
+            Dom::Parts => self.parts.len(),
+            Dom::Rounds => self.rounds.len(),
+        }
+    }
+    /// The participant of element `j`.
+    fn owner(&self, dom: Dom, j: usize) -> Pid {
+        match dom {
+            Dom::Parts => self.parts.start + j,
+            Dom::Rounds => self.rounds[j].0,
+        }
+    }
+    /// Element `j` of a column.
+    fn at(&self, dom: Dom, c: &Col, j: usize) -> Value {
+        match c {
+            Col::Const(v) => v.clone(),
+            Col::Vals(vs) => vs[j].clone(),
+            Col::Nums(ns) => Value::Num(ns[j]),
+            Col::Bools(bs) => Value::Bool(bs[j]),
+            Col::Round => {
+                let (p, i) = self.rounds[j];
+                Value::Entry(p, i)
+            }
+            Col::Me => Value::Part(self.owner(dom, j)),
+        }
+    }
+    /// A participants' column carried over to their rounds (each round
+    /// takes its participant's value).
+    fn to_rounds(&self, c: &Col) -> Col {
+        match c {
+            Col::Vals(vs) => Col::Vals(Rc::new(
+                self.rounds
+                    .iter()
+                    .map(|&(p, _)| vs[p - self.parts.start].clone())
+                    .collect(),
+            )),
+            Col::Nums(ns) => Col::Nums(Rc::new(
+                self.rounds
+                    .iter()
+                    .map(|&(p, _)| ns[p - self.parts.start])
+                    .collect(),
+            )),
+            Col::Bools(bs) => Col::Bools(Rc::new(
+                self.rounds
+                    .iter()
+                    .map(|&(p, _)| bs[p - self.parts.start])
+                    .collect(),
+            )),
+            other => other.clone(),
+        }
+    }
+}
+
+/// Where a node is evaluated: the domain and the columns of local slots.
+struct Cx {
+    dom: Dom,
+    locals: Vec<Option<Col>>,
+    inline: usize,
+}
+
+impl Evaluator<'_> {
+    /// Compute metric `id` (no arguments, not a criterion) for every
+    /// participant in columns and cache the values. Best effort: on failure
+    /// nothing is reported, and the participants not cached yet are computed
+    /// by [`Evaluator::metric`] when asked for.
+    pub(crate) fn fill_column(&mut self, id: MetricId) {
+        if self.col_nest >= MAX_NEST {
+            return;
+        }
+        // Columnar work is charged to its own budget, so that trying it
+        // never leaves the per-participant evaluator with less of its own.
+        let outer = self.col_nest == 0;
+        if outer {
+            std::mem::swap(&mut self.fuel, &mut self.col_fuel);
+        }
+        self.col_nest += 1;
+        let _ = self.fill_blocks(id);
+        self.col_nest -= 1;
+        if outer {
+            std::mem::swap(&mut self.fuel, &mut self.col_fuel);
+        }
+    }
+
+    fn fill_blocks(&mut self, id: MetricId) -> R<()> {
+        let rs = self.rs;
+        let m = &rs.metrics[id];
+        let n = self.event.participants.len();
+        let mut p0 = 0;
+        while p0 < n {
+            let mut blk = Block {
+                parts: p0..p0,
+                rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
+                starts: vec![0],
+            };
+            let mut p1 = p0;
+            while p1 < n && (p1 == p0 || blk.rounds.len() < BLOCK_ENTRIES) {
+                let k = self.event.participants[p1].entries.len();
+                blk.rounds.extend((0..k as u32).map(|i| (p1, i)));
+                blk.starts.push(blk.rounds.len());
+                p1 += 1;
+            }
+            blk.parts = p0..p1;
+            let cx = Cx {
+                dom: Dom::Parts,
+                locals: vec![None; m.slots],
+                inline: 0,
+            };
+            let col = self.col(&m.body, &cx, &mut blk)?;
+            let cache = &mut self.cache[id];
+            if cache.len() < n {
+                cache.resize(n, None);
+            }
+            for (j, p) in (p0..p1).enumerate() {
+                cache[p] = Some(blk.at(Dom::Parts, &col, j));
+            }
+            p0 = p1;
+        }
+        Ok(())
+    }
+
+    fn give_up(&self, e: &PExpr) -> Box<EvalError> {
+        Box::new(EvalError {
+            code: GIVE_UP,
+            message: String::new(),
+            help: String::new(),
+            file: e.file,
+            span: e.span,
+        })
+    }
+
+    /// A column made element by element.
+    fn map(
+        &mut self,
+        blk: &Block,
+        dom: Dom,
+        mut f: impl FnMut(&mut Self, usize) -> R<Value>,
+    ) -> R<Col> {
+        let len = blk.len(dom);
+        let mut out = Builder::new(len);
+        for j in 0..len {
+            out.push(f(self, j)?);
+        }
+        Ok(out.finish())
+    }
+
+    /// Evaluate `e` over the block's domain.
+    fn col(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+        // Nesting as deep as the reference evaluator allows, on a stack
+        // that grows when little is left (probed every eighth level).
+        if self.depth >= crate::eval::MAX_EVAL_DEPTH {
+            return Err(self.give_up(e));
+        }
+        self.depth += 1;
+        let c = if self.depth.is_multiple_of(8) {
+            stacker::maybe_grow(512 * 1024, 4 * 1024 * 1024, || self.col_node(e, cx, blk))
+        } else {
+            self.col_node(e, cx, blk)
+        };
+        self.depth -= 1;
+        c
+    }
+
+    fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+        let dom = cx.dom;
+        self.charge(e, blk.len(dom).max(1) as u64)?;
+        Ok(match &e.kind {
+            PKind::Num(n) => Col::Const(Value::Num(*n)),
+            PKind::Bool(b) => Col::Const(Value::Bool(*b)),
+            PKind::Str(s) => Col::Const(Value::Str(s.clone())),
+            PKind::Infinity => Col::Const(Value::Inf),
+            PKind::Param(i) => Col::Const(Value::Num(self.rs.params[*i].value)),
+            PKind::Local(i) => cx
+                .locals
+                .get(*i)
+                .cloned()
+                .flatten()
+                .unwrap_or(Col::Const(Value::Undef)),
+            PKind::Builtin(Builtin::Me) => Col::Me,
+            PKind::Builtin(Builtin::Event) => Col::Const(Value::Event),
+            PKind::Builtin(Builtin::Group | Builtin::Others) => return Err(self.give_up(e)),
+            PKind::Builtin(Builtin::Rounds | Builtin::Sessions) => self.per_item(e, cx, blk)?,
+            PKind::Metric(id, target, args) => self.col_metric(e, *id, target, args, cx, blk)?,
+            PKind::Field(base, f) => {
+                let b = self.col(base, cx, blk)?;
+                let typed = match (&b, f.builtin) {
+                    (Col::Round, Some(bf)) => self.round_field(bf, blk),
+                    _ => None,
+                };
+                match (typed, b) {
+                    (Some(c), _) => c,
+                    (None, Col::Const(v)) => Col::Const(self.field(e, &v, f)?),
+                    (None, b) => self.map(blk, dom, |ev, j| ev.field(e, &blk.at(dom, &b, j), f))?,
+                }
+            }
+            PKind::Call(func, args) => {
+                let mut cols = Vec::with_capacity(args.len());
+                for a in args {
+                    cols.push(self.col(a, cx, blk)?);
+                }
+                if cols.iter().all(|c| matches!(c, Col::Const(_))) {
+                    let vals = cols.iter().map(|c| blk.at(dom, c, 0)).collect();
+                    Col::Const(self.call(e, *func, vals)?)
+                } else {
+                    self.map(blk, dom, |ev, j| {
+                        let vals = cols.iter().map(|c| blk.at(dom, c, j)).collect();
+                        ev.call(e, *func, vals)
+                    })?
+                }
+            }
+            PKind::Agg(agg, g) => match self.col_loop(e, Some(*agg), g, cx, blk)? {
+                Some(c) => c,
+                None => self.per_item(e, cx, blk)?,
+            },
+            PKind::List(g) => match self.col_loop(e, None, g, cx, blk)? {
+                Some(c) => c,
+                None => self.per_item(e, cx, blk)?,
+            },
+            PKind::If(c, a, b) => {
+                let cc = self.col(c, cx, blk)?;
+                if let Col::Const(v) = &cc {
+                    return if self.truth(c, v)? {
+                        self.col(a, cx, blk)
+                    } else {
+                        self.col(b, cx, blk)
+                    };
+                }
+                let truth = self.truths(c, &cc, dom, blk)?;
+                if truth.iter().all(|&t| t) {
+                    return self.col(a, cx, blk);
+                }
+                if !truth.iter().any(|&t| t) {
+                    return self.col(b, cx, blk);
+                }
+                let ca = self.col(a, cx, blk)?;
+                let cb = self.col(b, cx, blk)?;
+                if ca.is_nums() && cb.is_nums() {
+                    let pick = |j: usize| if truth[j] { ca.num(j) } else { cb.num(j) };
+                    Col::Nums(Rc::new(
+                        (0..truth.len())
+                            .map(|j| pick(j).unwrap_or(Num::ZERO))
+                            .collect(),
+                    ))
+                } else {
+                    self.map(blk, dom, |_, j| {
+                        Ok(blk.at(dom, if truth[j] { &ca } else { &cb }, j))
+                    })?
+                }
+            }
+            PKind::Unary(op, x) => match self.col(x, cx, blk)? {
+                Col::Const(v) => Col::Const(self.unary_value(e, *op, x, v)?),
+                Col::Bools(bs) if *op == UnOp::Not => {
+                    Col::Bools(Rc::new(bs.iter().map(|b| !b).collect()))
+                }
+                cv => self.map(blk, dom, |ev, j| {
+                    ev.unary_value(e, *op, x, blk.at(dom, &cv, j))
+                })?,
+            },
+            PKind::Binary(op, a, b) => self.col_binary(e, *op, a, b, cx, blk)?,
+        })
+    }
+
+    fn col_binary(
+        &mut self,
+        e: &PExpr,
+        op: BinOp,
+        a: &PExpr,
+        b: &PExpr,
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Col> {
+        let dom = cx.dom;
+        let len = blk.len(dom);
+        match op {
+            BinOp::And | BinOp::Or => {
+                // `b` counts only where `a` has not decided (as in the
+                // reference evaluator, which does not evaluate it there).
+                let and = op == BinOp::And;
+                let ca = self.col(a, cx, blk)?;
+                let ta = self.truths(a, &ca, dom, blk)?;
+                if ta.iter().all(|&t| t != and) {
+                    return Ok(Col::Const(Value::Bool(!and)));
+                }
+                let cb = self.col(b, cx, blk)?;
+                let mut out = Vec::with_capacity(len);
+                for (j, &t) in ta.iter().enumerate() {
+                    out.push(if t != and {
+                        !and
+                    } else if cb.is_bools() {
+                        cb.boolean(j)
+                    } else {
+                        self.truth(b, &blk.at(dom, &cb, j))?
+                    });
+                }
+                Ok(Col::Bools(Rc::new(out)))
+            }
+            BinOp::Coalesce => {
+                let ca = match self.col(a, cx, blk) {
+                    // Data the event does not record at all reads as
+                    // undefined here, but only for the elements that read it
+                    // (a participant who played no round never reads
+                    // `r.imps`): the reference evaluator decides per element.
+                    Err(er) if er.code == "tb::eval::missing_data" => {
+                        return self.per_item(e, cx, blk)
+                    }
+                    r => r?,
+                };
+                if (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef) {
+                    return Ok(ca);
+                }
+                let cb = self.col(b, cx, blk)?;
+                self.map(blk, dom, |_, j| {
+                    let x = blk.at(dom, &ca, j);
+                    Ok(if x == Value::Undef {
+                        blk.at(dom, &cb, j)
+                    } else {
+                        x
+                    })
+                })
+            }
+            _ => {
+                let ca = self.col(a, cx, blk)?;
+                let cb = self.col(b, cx, blk)?;
+                if let (Col::Const(x), Col::Const(y)) = (&ca, &cb) {
+                    return Ok(Col::Const(self.binary_value(
+                        e,
+                        op,
+                        b,
+                        x.clone(),
+                        y.clone(),
+                    )?));
+                }
+                if ca.is_nums() && cb.is_nums() {
+                    if let Some(c) = self.nums_binary(e, op, &ca, &cb, len)? {
+                        return Ok(c);
+                    }
+                }
+                self.map(blk, dom, |ev, j| {
+                    ev.binary_value(e, op, b, blk.at(dom, &ca, j), blk.at(dom, &cb, j))
+                })
+            }
+        }
+    }
+
+    /// A built-in field of every round of the block, typed, shared by
+    /// every use; None for fields without a typed form.
+    fn round_field(&mut self, f: BuiltinField, blk: &Block) -> Option<Col> {
+        let key = MemoKey::Field(f);
+        if let Some(c) = self.col_memo.get(blk.parts.start, Dom::Rounds, &key) {
+            return Some(c);
+        }
+        let ev = self.event;
+        let c = if blk.rounds.first().is_some_and(|&(p, i)| {
+            crate::eval::entry_flag(f, &ev.participants[p].entries[i as usize]).is_some()
+        }) {
+            Col::Bools(Rc::new(
+                blk.rounds
+                    .iter()
+                    .map(|&(p, i)| {
+                        crate::eval::entry_flag(f, &ev.participants[p].entries[i as usize])
+                            .unwrap_or(false)
+                    })
+                    .collect(),
+            ))
+        } else if blk
+            .rounds
+            .first()
+            .is_some_and(|&(p, i)| self.entry_number(f, p, i as usize).is_some())
+        {
+            Col::Nums(Rc::new(
+                blk.rounds
+                    .iter()
+                    .map(|&(p, i)| self.entry_number(f, p, i as usize).unwrap_or(Num::ZERO))
+                    .collect(),
+            ))
+        } else {
+            return None;
+        };
+        self.col_memo
+            .put(blk.parts.start, Dom::Rounds, key, c.clone());
+        Some(c)
+    }
+
+    /// The truth of each element of a condition's column (undefined is
+    /// false), as [`Evaluator::truth`] gives it.
+    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Vec<bool>> {
+        if let Col::Bools(bs) = col {
+            return Ok(bs.as_ref().clone());
+        }
+        let mut out = Vec::with_capacity(blk.len(dom));
+        for j in 0..blk.len(dom) {
+            out.push(self.truth(c, &blk.at(dom, col, j))?);
+        }
+        Ok(out)
+    }
+
+    /// A comparison or sum, difference or product of two columns of
+    /// numbers, with the operators of [`Num`] as the reference evaluator
+    /// applies them; None for other operators.
+    fn nums_binary(&self, e: &PExpr, op: BinOp, a: &Col, b: &Col, len: usize) -> R<Option<Col>> {
+        let pair = |j: usize| (a.num(j).unwrap_or(Num::ZERO), b.num(j).unwrap_or(Num::ZERO));
+        Ok(Some(match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let test = |o: std::cmp::Ordering| match op {
+                    BinOp::Eq => o.is_eq(),
+                    BinOp::Ne => o.is_ne(),
+                    BinOp::Lt => o.is_lt(),
+                    BinOp::Le => o.is_le(),
+                    BinOp::Gt => o.is_gt(),
+                    _ => o.is_ge(),
+                };
+                Col::Bools(Rc::new(
+                    (0..len)
+                        .map(|j| {
+                            let (x, y) = pair(j);
+                            test(x.cmp(&y))
+                        })
+                        .collect(),
+                ))
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let mut out = Vec::with_capacity(len);
+                for j in 0..len {
+                    let (x, y) = pair(j);
+                    let r = match op {
+                        BinOp::Add => x.add(y),
+                        BinOp::Sub => x.sub(y),
+                        _ => x.mul(y),
+                    };
+                    match r {
+                        Ok(n) => out.push(n),
+                        Err(er) => {
+                            self.arith(e, Err(er))?;
+                            return Ok(None);
+                        }
+                    }
+                }
+                Col::Nums(Rc::new(out))
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    /// A metric call over the block.
+    fn col_metric(
+        &mut self,
+        e: &PExpr,
+        id: MetricId,
+        target: &Option<Box<PExpr>>,
+        args: &[PExpr],
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Col> {
+        let dom = cx.dom;
+        let rs = self.rs;
+        let m = &rs.metrics[id];
+        if m.group_relative {
+            return Err(self.give_up(e));
+        }
+        if args.is_empty() {
+            // A whole column, computed once, gathered by participant.
+            let t = match target {
+                None => Col::Me,
+                Some(t) => self.col(t, cx, blk)?,
+            };
+            if self.same.get(id).copied().unwrap_or(false) {
+                return Ok(Col::Const(self.cached_metric(id, 0, e)?));
+            }
+            if !self.column_tried[id] {
+                self.column_tried[id] = true;
+                self.fill_column(id);
+            }
+            return self.map(blk, dom, |ev, j| match blk.at(dom, &t, j) {
+                Value::Part(q) => ev.cached_metric(id, q, e),
+                Value::Undef => Ok(Value::Undef),
+                _ => Err(ev.give_up(e)),
+            });
+        }
+        if target.is_some() || cx.inline >= MAX_INLINE {
+            return self.per_item(e, cx, blk);
+        }
+        // Inline the body with the arguments' columns in its first slots.
+        let mut cols = Vec::with_capacity(args.len());
+        for a in args {
+            cols.push(self.col(a, cx, blk)?);
+        }
+        let key: Option<Vec<ArgKey>> = cols
+            .iter()
+            .map(|c| match c {
+                Col::Const(v) => Some(ArgKey::Const(v.clone())),
+                Col::Round => Some(ArgKey::Round),
+                Col::Me => Some(ArgKey::Me),
+                _ => None,
+            })
+            .collect();
+        let key = key.map(|k| MemoKey::Metric(id, k));
+        if let Some(key) = &key {
+            if let Some(c) = self.col_memo.get(blk.parts.start, dom, key) {
+                return Ok(c);
+            }
+        }
+        let mut locals: Vec<Option<Col>> = cols.into_iter().map(Some).collect();
+        locals.resize(m.slots.max(locals.len()), None);
+        let sub = Cx {
+            dom,
+            locals,
+            inline: cx.inline + 1,
+        };
+        let c = self.col(&m.body, &sub, blk)?;
+        if let Some(key) = key {
+            self.col_memo.put(blk.parts.start, dom, key, c.clone());
+        }
+        Ok(c)
+    }
+
+    /// Participant `q`'s value of metric `id` (no arguments), from the cache
+    /// or the reference evaluator.
+    fn cached_metric(&mut self, id: MetricId, q: Pid, e: &PExpr) -> R<Value> {
+        if let Some(Some(v)) = self.cache[id].get(q) {
+            return Ok(v.clone());
+        }
+        let args = self.pool.pop().unwrap_or_default();
+        self.metric(id, q, args, None, e)
+    }
+
+    /// An aggregate or list over the participant's rounds, in columns; None
+    /// when the loop has another form (evaluated per item instead).
+    fn col_loop(
+        &mut self,
+        e: &PExpr,
+        agg: Option<Agg>,
+        g: &PGen,
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Option<Col>> {
+        let [(slot, coll)] = g.fors.as_slice() else {
+            return Ok(None);
+        };
+        let own_rounds = match &coll.kind {
+            PKind::Builtin(Builtin::Rounds) => true,
+            PKind::Field(base, f) => {
+                matches!(base.kind, PKind::Builtin(Builtin::Me))
+                    && f.builtin == Some(BuiltinField::Rounds)
+            }
+            _ => false,
+        };
+        if cx.dom != Dom::Parts || !own_rounds {
+            return Ok(None);
+        }
+        let mut locals: Vec<Option<Col>> = cx
+            .locals
+            .iter()
+            .map(|c| c.as_ref().map(|c| blk.to_rounds(c)))
+            .collect();
+        if locals.len() <= *slot {
+            locals.resize(*slot + 1, None);
+        }
+        locals[*slot] = Some(Col::Round);
+        let sub = Cx {
+            dom: Dom::Rounds,
+            locals,
+            inline: cx.inline,
+        };
+        let cond = match &g.cond {
+            Some(c) => Some((c, self.col(c, &sub, blk)?)),
+            None => None,
+        };
+        let elem = self.col(&g.elem, &sub, blk)?;
+        let by = match &g.by {
+            Some(k) if agg.is_none() => Some(self.col(k, &sub, blk)?),
+            _ => None,
+        };
+        let voluntary = match &g.voluntary {
+            Some(v) if agg.is_none() => Some((v, self.col(v, &sub, blk)?)),
+            _ => None,
+        };
+        let dr = Dom::Rounds;
+        let col = self.map(blk, Dom::Parts, |ev, j| {
+            let rounds = blk.starts[j]..blk.starts[j + 1];
+            match agg {
+                Some(agg) => {
+                    let mut acc = Acc::new(agg);
+                    for k in rounds {
+                        if let Some((c, cc)) = &cond {
+                            if !ev.truth(c, &blk.at(dr, cc, k))? {
+                                continue;
+                            }
+                        }
+                        if acc.push(ev, e, g, blk.at(dr, &elem, k))? {
+                            break;
+                        }
+                    }
+                    acc.finish(ev, e)
+                }
+                None => {
+                    let mut items: Vec<ListItem> = Vec::new();
+                    for k in rounds {
+                        if let Some((c, cc)) = &cond {
+                            if !ev.truth(c, &blk.at(dr, cc, k))? {
+                                continue;
+                            }
+                        }
+                        let Some(value) = ev.list_value(g, blk.at(dr, &elem, k))? else {
+                            continue;
+                        };
+                        let key = match &by {
+                            Some(b) => blk.at(dr, b, k),
+                            None => Value::Undef,
+                        };
+                        let vol = match &voluntary {
+                            Some((v, cv)) => ev.truth(v, &blk.at(dr, cv, k))?,
+                            None => false,
+                        };
+                        ev.list_push(e, &mut items, value, key, vol)?;
+                    }
+                    Ok(Value::List(Rc::new(items)))
+                }
+            }
+        })?;
+        Ok(Some(col))
+    }
+
+    /// `e` evaluated element by element by the reference evaluator.
+    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
+        let dom = cx.dom;
+        let mut env = Env {
+            me: None,
+            locals: Vec::with_capacity(cx.locals.len()),
+            group: None,
+        };
+        self.map(blk, dom, |ev, j| {
+            env.me = Some(blk.owner(dom, j));
+            env.locals.clear();
+            env.locals.extend(cx.locals.iter().map(|c| match c {
+                Some(c) => blk.at(dom, c, j),
+                None => Value::Undef,
+            }));
+            ev.eval(e, &mut env)
+        })
+    }
+}

@@ -1,0 +1,120 @@
+//! The columnar evaluator (`src/columns.rs`) against the per-participant
+//! reference evaluator: every shipped ruleset and FIDE's whole list of
+//! tie-breaks, over the shipped examples, the oracle fixtures and generated
+//! events, give the same standings, values and explanations — or fail with
+//! the same error. (The fuzz harness makes the same comparison on every
+//! random ruleset and event it ranks.)
+
+use tb::diag::Source;
+use tb::model::Event;
+use tb::num::Num;
+use tb::plan::Ruleset;
+use tb::rank::Options;
+
+fn events() -> Vec<(String, Event)> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = ["examples", "tests/fixtures/oracle"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).expect("dir").flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("toml" | "trf" | "csv")
+            ) || p.to_string_lossy().ends_with("chess-swiss.json")
+        })
+        .collect();
+    files.sort();
+    // Two of the oracle's chess events are enough beside the examples.
+    let mut oracle = 0;
+    files.retain(|p| {
+        let from_oracle = p.starts_with("tests/fixtures/oracle");
+        oracle += usize::from(from_oracle);
+        !from_oracle || oracle <= 2
+    });
+    for p in files {
+        let text = std::fs::read_to_string(&p).expect("read");
+        let name = p.to_string_lossy().into_owned();
+        if let Ok(ev) = tb::load::load(&Source::new(&name, text)) {
+            out.push((name, ev));
+        }
+    }
+    let load = |name: &str, text: String| {
+        tb::load::load(&Source::new(name, text)).unwrap_or_else(|d| panic!("{}", d.plain()))
+    };
+    let chess = tb::gen::chess_swiss(90, 7, 11);
+    out.push((
+        "gen.trf".into(),
+        load("gen.trf", chess.to_trf().expect("trf")),
+    ));
+    out.push((
+        "gen-cards.json".into(),
+        load("gen-cards.json", tb::gen::cards_swiss(60, 6, 11).to_json()),
+    ));
+    out
+}
+
+fn rulesets() -> Vec<(String, Ruleset)> {
+    let mut out = Vec::new();
+    for (name, ..) in tb::shipped::list() {
+        let root = tb::check::load_root(name).expect("shipped");
+        let rs = tb::check::check(root, &tb::check::StdResolver, &[]).expect("checks");
+        out.push((name.to_string(), rs));
+    }
+    if tb::shipped::get("fide/lib").is_some() {
+        // Every individual FIDE code, with modifiers, both editions.
+        let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,PTP,APRO,APPO,WIN,WON,BPG,BWG,REP,STD,DE";
+        let rated = [("unrated_rating".to_string(), Num::int(1000))];
+        for (edition, params) in [
+            (tb::descriptors::Edition::E2024, &rated[..]),
+            (tb::descriptors::Edition::E2026, &[][..]),
+        ] {
+            let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+                .unwrap_or_else(|d| panic!("{}", d.plain()));
+            let chain = tb::descriptors::Chain::new(list, edition);
+            let rs = tb::descriptors::ruleset(&chain, params)
+                .unwrap_or_else(|d| panic!("{}", d.plain()));
+            out.push((format!("{codes} {edition:?} {params:?}"), rs));
+        }
+    }
+    out
+}
+
+#[test]
+fn columnar_and_per_participant_evaluation_agree() {
+    let meta = tb::render::Meta::default();
+    let columnar = Options {
+        lots_seed: Some(3),
+        ..Default::default()
+    };
+    let reference = Options {
+        per_participant: true,
+        ..columnar.clone()
+    };
+    let mut compared = 0;
+    for (ename, ev) in &events() {
+        for (rname, rs) in &rulesets() {
+            let a = tb::rank::rank(ev, rs, &columnar);
+            let b = tb::rank::rank(ev, rs, &reference);
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    let json = |st| tb::render::render(st, ev, rs, &meta, tb::render::Format::Json);
+                    assert_eq!(json(&a), json(&b), "{rname} on {ename}");
+                    assert_eq!(
+                        tb::render::explain(&a, ev, &[]),
+                        tb::render::explain(&b, ev, &[]),
+                        "{rname} on {ename}"
+                    );
+                    compared += 1;
+                }
+                (Err(a), Err(b)) => assert_eq!(a.code, b.code, "{rname} on {ename}"),
+                (a, b) => panic!(
+                    "{rname} on {ename}: columnar {:?}, reference {:?}",
+                    a.err().map(|d| d.code),
+                    b.err().map(|d| d.code)
+                ),
+            }
+        }
+    }
+    assert!(compared > 20, "only {compared} standings compared");
+}
