@@ -153,9 +153,10 @@ pub(crate) enum ArgKey {
     Me,
 }
 
-/// Columns that several metrics use (`opponent_value(r, false, false)` in
-/// both Buchholz and Sonneborn-Berger; `r.played` everywhere), kept per block
-/// (by its first participant: every computation cuts the same blocks).
+/// Columns used more than once while one metric is computed with the
+/// metrics it gathers (`opponent_value(r, false, false)` as Sonneborn-Berger's
+/// value and key; `r.played` everywhere), kept per block (by its first
+/// participant: every computation cuts the same blocks).
 #[derive(Default)]
 pub(crate) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
 
@@ -273,6 +274,10 @@ impl Evaluator<'_> {
         self.col_nest -= 1;
         if outer {
             std::mem::swap(&mut self.fuel, &mut self.col_fuel);
+            // Shared columns live as long as one whole computation: kept
+            // for the event's lifetime, they cost more memory (hundreds of
+            // MB at 100,000 × 15) than recomputing them costs time.
+            self.col_memo = Memo::default();
         }
     }
 
