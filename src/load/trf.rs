@@ -33,7 +33,6 @@
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Entry, Event, Outcome, Participant, Scoring, Side, Sport, Status, System};
 use crate::num::Num;
-use std::collections::HashMap;
 
 /// Largest TRF file accepted, in bytes.
 pub const MAX_BYTES: usize = 50 * 1024 * 1024;
@@ -83,43 +82,67 @@ struct Line<'a> {
     text: &'a str,
 }
 
-/// Split on `\n`, `\r\n` or a lone `\r`; drop a leading byte-order mark.
-fn split_lines(text: &str) -> Vec<Line<'_>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let (mut start, mut no, mut i) = (0usize, 1usize, 0usize);
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b == b'\n' || b == b'\r' {
-            out.push(Line {
-                no,
-                base: start,
-                text: text.get(start..i).unwrap_or(""),
-            });
-            no += 1;
-            if b == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                i += 1;
-            }
-            i += 1;
-            start = i;
-        } else {
-            i += 1;
-        }
+/// The lines of a text, split on `\n`, `\r\n` or a lone `\r`, with a
+/// leading byte-order mark dropped. An iterator, not a list: nothing to
+/// allocate for a file of many thousand lines.
+struct Lines<'a> {
+    text: &'a str,
+    /// Byte offset where the next line starts.
+    pos: usize,
+    /// Number of the next line.
+    no: usize,
+    /// Offset of the first `\n` at or after `pos` (the text's length if
+    /// none): kept, so that a file broken by lone `\r`s is not searched to
+    /// its end again for every line.
+    nl: usize,
+}
+
+fn split_lines(text: &str) -> Lines<'_> {
+    Lines {
+        text,
+        pos: 0,
+        no: 1,
+        nl: text.find('\n').unwrap_or(text.len()),
     }
-    if start < bytes.len() {
-        out.push(Line {
-            no,
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        let (text, start) = (self.text, self.pos);
+        if start >= text.len() {
+            return None;
+        }
+        if self.nl < start {
+            // `find` is `memchr`: far faster than a loop over the bytes.
+            self.nl = text
+                .get(start..)
+                .and_then(|r| r.find('\n'))
+                .map_or(text.len(), |i| start + i);
+        }
+        let nl = self.nl;
+        // The line ends at that `\n`, or at a `\r` before it.
+        let (end, next) = match text.get(start..nl).and_then(|l| l.find('\r')) {
+            Some(cr) if start + cr + 1 == nl && nl < text.len() => (start + cr, nl + 1),
+            Some(cr) => (start + cr, start + cr + 1),
+            None => (nl, nl + 1),
+        };
+        let mut line = Line {
+            no: self.no,
             base: start,
-            text: text.get(start..).unwrap_or(""),
-        });
-    }
-    if let Some(first) = out.first_mut() {
-        if let Some(rest) = first.text.strip_prefix('\u{feff}') {
-            first.base += '\u{feff}'.len_utf8();
-            first.text = rest;
+            text: text.get(start..end).unwrap_or(""),
+        };
+        if self.no == 1 {
+            if let Some(t) = line.text.strip_prefix('\u{feff}') {
+                line.base += '\u{feff}'.len_utf8();
+                line.text = t;
+            }
         }
+        self.no += 1;
+        self.pos = next;
+        Some(line)
     }
-    out
 }
 
 /// Fixed columns over a line, counted in characters or in bytes.
@@ -192,36 +215,122 @@ impl<'a> Cols<'a> {
     }
 }
 
-/// One round block of a player line as written.
-#[derive(Clone, Debug)]
+/// One round block of a player line, as the game checks read it. Kept to 8
+/// bytes in one array for all players: checking a game reads the opponent's
+/// block, and opponents come in pairing order (random), so a compact array
+/// that stays in cache is what makes large files load fast.
+#[derive(Clone, Copy)]
 struct Block {
-    opp: Option<u32>,
+    /// Opponent's starting number; 0 for none (`0000` or blank).
+    opp: u32,
     /// `w`, `b` or ' ' (for `-` and blank).
-    colour: char,
-    /// Upper-cased result code, ' ' for blank.
-    result: char,
-    span: Span,
-    opp_span: Span,
-    colour_span: Span,
-    result_span: Span,
-    blank: bool,
+    colour: u8,
+    /// Upper-cased result code (ASCII), ' ' for blank.
+    result: u8,
+    /// Bytes in the opponent columns (4 unless a character is multi-byte).
+    opp_len: u8,
 }
 
-/// One player line as written.
+/// Source spans of one round block, for diagnostics.
+struct BlockSpans {
+    span: Span,
+    opp: Span,
+    colour: Span,
+    result: Span,
+}
+
+/// One player's entries as [`Loader::games`] builds them.
+#[derive(Default)]
+struct Played {
+    entries: Vec<Entry>,
+    /// Games played but unrated (`W D L`).
+    unrated: i64,
+    /// The points over `entries` where the line records a total (`None`
+    /// inside: too large to hold).
+    total: Option<Option<Num>>,
+}
+
+/// One player line as the checks need it; what the line says of the
+/// player goes straight into a [`Participant`].
 struct Raw {
     line: usize,
     num: u32,
     num_span: Span,
     line_span: Span,
-    name: String,
-    title: Option<String>,
-    rating: Option<i64>,
-    federation: Option<String>,
-    points: Option<Num>,
-    rank: Option<u32>,
-    blocks: Vec<Block>,
+    /// This player's blocks: `first..first + len` of all the blocks.
+    first: usize,
+    len: usize,
+    /// Source offset of each block, where the line's columns are
+    /// characters that are not all bytes; `None`: block `k` starts at
+    /// column `92 + 10k`, which is the same byte in the line.
+    starts: Option<Vec<usize>>,
+    /// The line has a points column (its total is checked).
+    scored: bool,
+    /// The last round with a non-blank block (0 for none).
+    seen: u32,
     /// The line could not be read; its errors are already reported.
     broken: bool,
+}
+
+impl Raw {
+    /// This player's blocks among all the players' `blocks`.
+    fn blocks<'b>(&self, blocks: &'b [Block]) -> &'b [Block] {
+        blocks.get(self.first..self.first + self.len).unwrap_or(&[])
+    }
+
+    /// Spans of block `k` (0-based) of this player.
+    ///
+    /// Columns from the fifth of a block on (blank, colour, blank, result)
+    /// hold one ASCII character each or lie past the line's end, so their
+    /// offsets follow from the block's start and its opponent columns'
+    /// length, clamped to the line's end as [`Cols::off`] clamps.
+    fn spans(&self, blocks: &[Block], k: usize) -> BlockSpans {
+        let end = self.line_span.end;
+        let start = match &self.starts {
+            Some(s) => s.get(k).copied().unwrap_or(end),
+            None => (self.line_span.start + 91 + 10 * k).min(end),
+        };
+        let opp_len = blocks
+            .get(self.first + k)
+            .map_or(0, |b| usize::from(b.opp_len));
+        // Offset of the block's column 5 + m.
+        let off = |m: usize| (start + opp_len + m).min(end);
+        BlockSpans {
+            span: Span::new(start, off(4)),
+            opp: Span::new(start, off(0)),
+            colour: Span::new(off(1), off(2)),
+            result: Span::new(off(3), off(4)),
+        }
+    }
+}
+
+/// Starting number to index in the players' list. Starting numbers and
+/// opponents are read from four columns, so they are below 10,000: a table
+/// indexed by number, where every game looks its opponent up, is far faster
+/// than hashing.
+struct ByNum(Vec<usize>);
+
+impl ByNum {
+    const NONE: usize = usize::MAX;
+    fn new() -> ByNum {
+        ByNum(vec![ByNum::NONE; 10_000])
+    }
+    fn get(&self, n: u32) -> Option<usize> {
+        match self.0.get(n as usize) {
+            Some(&i) if i != ByNum::NONE => Some(i),
+            _ => None,
+        }
+    }
+    fn insert(&mut self, n: u32, i: usize) {
+        let n = n as usize;
+        if n >= self.0.len() {
+            // Not reached (four columns), but never out of bounds.
+            self.0.resize(n + 1, ByNum::NONE);
+        }
+        if let Some(x) = self.0.get_mut(n) {
+            *x = i;
+        }
+    }
 }
 
 /// Points per kind of result (TRF-26 record 162).
@@ -272,12 +381,111 @@ fn is_digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
+/// Digits only (no sign, no blanks) as a u32; `None` if it does not fit.
 fn parse_u32(s: &str) -> Option<u32> {
-    if is_digits(s) {
-        s.parse().ok()
-    } else {
-        None
+    if s.is_empty() {
+        return None;
     }
+    s.bytes().try_fold(0u32, |n, b| {
+        if b.is_ascii_digit() {
+            n.checked_mul(10)?.checked_add(u32::from(b - b'0'))
+        } else {
+            None
+        }
+    })
+}
+
+/// Round blocks of the usual shape from column `c0` on, in a line whose
+/// columns are bytes: two blanks, opponent (blanks then digits), blank,
+/// colour, blank, result, all within the line. They are appended to
+/// `blocks` (the player's from `first`) as [`Loader::player_rest`] would read
+/// them, `seen` updated likewise; returns the column of the first block
+/// that is not of that shape (or past the end), for the general reading.
+fn usual_blocks(
+    text: &[u8],
+    mut c0: usize,
+    first: usize,
+    blocks: &mut Vec<Block>,
+    seen: &mut u32,
+) -> usize {
+    loop {
+        // Byte offset of column c0 - 2 (the first blank before the block).
+        let at = c0.saturating_sub(3);
+        let Some(&[b' ', b' ', o0, o1, o2, o3, b' ', colour, b' ', result]) = text.get(at..at + 10)
+        else {
+            return c0;
+        };
+        let round = blocks.len() - first + 1;
+        if round > MAX_ROUNDS as usize {
+            return c0;
+        }
+        let opp_cols = [o0, o1, o2, o3];
+        let blanks = opp_cols.iter().take_while(|&&b| b == b' ').count();
+        let mut opp = 0u32;
+        for &b in opp_cols.iter().skip(blanks) {
+            if !b.is_ascii_digit() {
+                return c0;
+            }
+            opp = opp * 10 + u32::from(b - b'0');
+        }
+        let blank = blanks == 4 && colour == b' ';
+        let Some(colour) = colour_code(colour) else {
+            return c0;
+        };
+        let result = result.to_ascii_uppercase();
+        if !RESULTS.contains(&result) {
+            return c0;
+        }
+        if !(blank && result == b' ') {
+            *seen = round as u32;
+        }
+        blocks.push(Block {
+            opp,
+            colour,
+            result,
+            opp_len: 4,
+        });
+        c0 += 10;
+    }
+}
+
+/// Result codes of a round block, upper-cased; blank for none.
+const RESULTS: &[u8] = b"10=+-WDLHFUZ ";
+
+/// A round block's colour as kept in [`Block`]: `w`, `b`, or ' ' for `-`
+/// and blank; `None` for anything else.
+fn colour_code(c: u8) -> Option<u8> {
+    match c {
+        b' ' | b'-' => Some(b' '),
+        b'w' | b'W' => Some(b'w'),
+        b'b' | b'B' => Some(b'b'),
+        _ => None,
+    }
+}
+
+/// The points column: digits and dots, as [`Num::parse`] reads them. The
+/// usual `6.5`, `10`, `13.0` are read directly (the decimal parser is slow
+/// for ten thousand lines); any other shape goes to [`Num::parse`].
+fn parse_points(s: &str) -> Option<Num> {
+    let (int, frac) = match s.split_once('.') {
+        None => (s, ""),
+        Some((int, frac)) if !frac.is_empty() => (int, frac),
+        Some(_) => return Num::parse(s),
+    };
+    // Eighteen digits fit an i128 with room to spare.
+    if int.is_empty()
+        || s.len() > 18
+        || !is_digits(int)
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Num::parse(s);
+    }
+    // Same value as the decimal's mantissa over 10^scale (what `Num::parse` gives).
+    let mut mantissa: i128 = 0;
+    for b in int.bytes().chain(frac.bytes()) {
+        mantissa = mantissa * 10 + i128::from(b - b'0');
+    }
+    Num::ratio(mantissa, 10i128.pow(frac.len() as u32)).ok()
 }
 
 fn shown(s: &str) -> String {
@@ -400,14 +608,25 @@ impl<'s> Loader<'s> {
         let mut team = false;
         let mut team_records: Vec<super::trf_team::RecLine> = Vec::new();
         let mut abnormal: Vec<usize> = Vec::new();
-        let mut raws: Vec<Raw> = Vec::new();
-        let mut by_num: HashMap<u32, usize> = HashMap::new();
+        // Room, from the file's size, for the players and round blocks of a
+        // usual file (89 columns before a player's blocks, 10 per block):
+        // growing these large vectors would copy them over and over.
+        let most_players = (src.text.len() / 90).min(MAX_PLAYERS);
+        let mut raws: Vec<Raw> = Vec::with_capacity(most_players);
+        let mut blocks: Vec<Block> = Vec::with_capacity(src.text.len() / 10);
+        let mut people: Vec<Participant> = Vec::with_capacity(most_players);
+        let mut by_num = ByNum::new();
         let mut player_lines = 0usize;
 
-        for l in &lines {
-            let tag: String = l.text.chars().take(3).collect();
+        for l in lines {
+            let l = &l;
+            // The tag is the first three characters; every tag read is
+            // ASCII, so its first three bytes are the same (and need no
+            // String): a line where they are not whole characters is skipped
+            // either way.
+            let tag = l.text.get(..3).unwrap_or("");
             let (coff, body) = content(l);
-            match tag.as_str() {
+            match tag {
                 "001" => {
                     player_lines += 1;
                     if player_lines > MAX_PLAYERS {
@@ -421,9 +640,9 @@ impl<'s> Loader<'s> {
                         .at(src, Span::new(l.base, l.base + l.text.len()), "one player too many")
                         .with_help("split the event into smaller files"));
                     }
-                    if let Some(raw) = self.player(l) {
-                        match by_num.get(&raw.num) {
-                            Some(&first) => {
+                    if let Some((raw, person)) = self.player(l, &mut blocks) {
+                        match by_num.get(raw.num) {
+                            Some(first) => {
                                 let fl = raws.get(first).map(|r| (r.line, r.num_span));
                                 let mut d = Diag::error(
                                     DUPLICATE,
@@ -445,10 +664,13 @@ impl<'s> Loader<'s> {
                                 self.err(d.with_help(
                                     "every 001 line needs its own starting number (columns 5-8)",
                                 ));
+                                // Its blocks are the last ones read: drop them.
+                                blocks.truncate(raw.first);
                             }
                             None => {
                                 by_num.insert(raw.num, raws.len());
                                 raws.push(raw);
+                                people.push(person);
                             }
                         }
                     }
@@ -554,17 +776,7 @@ impl<'s> Loader<'s> {
         };
 
         // Rounds: declared (142, else XXR) and the most the data shows.
-        let seen = raws
-            .iter()
-            .map(|r| {
-                r.blocks
-                    .iter()
-                    .rposition(|b| !b.blank)
-                    .map(|i| i as u32 + 1)
-                    .unwrap_or(0)
-            })
-            .max()
-            .unwrap_or(0);
+        let seen = raws.iter().map(|r| r.seen).max().unwrap_or(0);
         let declared = rounds_142.or(rounds_xxr);
         let rounds = match declared {
             Some(d) if d >= seen => d,
@@ -619,21 +831,20 @@ impl<'s> Loader<'s> {
             (None, None) => Vec::new(),
         };
 
+        let mut played = self.games(&raws, &blocks, &by_num, scoring, &pts, rounds);
+
         // Participants, in file order: pid = index in `raws`.
-        for r in &raws {
-            let mut p = Participant::new(r.num.to_string(), r.name.clone());
-            p.rating = r.rating;
-            p.title = r.title.clone();
-            p.federation = r.federation.clone();
-            p.recorded_score = r.points;
-            p.recorded_rank = r.rank;
-            event.participants.push(p);
+        event.participants = people;
+        for (p, g) in event.participants.iter_mut().zip(&mut played) {
+            p.entries = std::mem::take(&mut g.entries);
+            if g.unrated > 0 {
+                p.values
+                    .insert("unrated_games".to_string(), Num::int(g.unrated));
+            }
         }
 
-        self.games(&raws, &by_num, &mut event, &pts, rounds);
-
         if !team_type {
-            self.apply_byes(&byes, &raws, &by_num, &mut event, &pts);
+            self.apply_byes(&byes, &raws, &by_num, &mut event, &pts, &mut played);
             for no in abnormal {
                 self.warnings.push(format!(
                     "record 299 (abnormal points) on line {no} is not applied"
@@ -656,26 +867,23 @@ impl<'s> Loader<'s> {
             );
         }
 
-        // Recorded totals against the computed ones.
-        for (r, p) in raws.iter().zip(event.participants.iter()) {
-            let Some(rec) = r.points else { continue };
-            let mut sum = Num::ZERO;
-            for e in &p.entries {
-                sum = match sum.add(e.points) {
-                    Ok(s) => s,
-                    Err(_) => {
-                        return Err(Diag::error(
-                            MALFORMED,
-                            format!("line {}: the points add up to a number too large", r.line),
-                        )
-                        .at(src, r.line_span, "this player"));
-                    }
-                };
-            }
+        // Recorded totals against the computed ones (summed when the
+        // entries were built, unless a bye changed them since).
+        for ((r, p), g) in raws.iter().zip(event.participants.iter()).zip(&played) {
+            let Some(rec) = p.recorded_score else {
+                continue;
+            };
+            let Some(sum) = g.total.unwrap_or_else(|| total(&p.entries)) else {
+                return Err(Diag::error(
+                    MALFORMED,
+                    format!("line {}: the points add up to a number too large", r.line),
+                )
+                .at(src, r.line_span, "this player"));
+            };
             if sum != rec {
                 self.warnings.push(format!(
                     "player {} {} (line {}): points column says {} but the results of rounds 1-{} add up to {}",
-                    r.num, r.name, r.line, rec, rounds, sum
+                    r.num, p.name, r.line, rec, rounds, sum
                 ));
             }
         }
@@ -697,8 +905,9 @@ impl<'s> Loader<'s> {
         Ok(event)
     }
 
-    /// Read one `001` line; `None` if not even the starting number is readable.
-    fn player(&mut self, l: &Line) -> Option<Raw> {
+    /// Read one `001` line, its round blocks appended to `blocks`; `None`
+    /// if not even the starting number is readable.
+    fn player(&mut self, l: &Line, blocks: &mut Vec<Block>) -> Option<(Raw, Participant)> {
         let cols = Cols::chars(l);
         let num_span = cols.span(5, 8);
         let line_span = Span::new(l.base, l.base + l.text.len());
@@ -710,44 +919,50 @@ impl<'s> Loader<'s> {
                 return None;
             }
         };
-        match self.player_rest(l, &cols, num, num_span, line_span) {
-            Ok(r) => Some(r),
+        let first = blocks.len();
+        let mut raw = Raw {
+            line: l.no,
+            num,
+            num_span,
+            line_span,
+            first,
+            len: 0,
+            starts: None,
+            scored: false,
+            seen: 0,
+            broken: false,
+        };
+        match self.player_rest(l, &cols, &mut raw, blocks) {
+            Ok(p) => Some((raw, p)),
             Err(e) => {
+                blocks.truncate(first);
                 if !l.text.is_ascii() {
-                    let bcols = Cols::bytes(l);
-                    if let Ok(r) = self.player_rest(l, &bcols, num, num_span, line_span) {
-                        return Some(r);
+                    match self.player_rest(l, &Cols::bytes(l), &mut raw, blocks) {
+                        Ok(p) => return Some((raw, p)),
+                        Err(_) => blocks.truncate(first),
                     }
                 }
                 self.err(e);
-                Some(Raw {
-                    line: l.no,
-                    num,
-                    num_span,
-                    line_span,
-                    name: cols.field_lossy(15, 47).trim().to_string(),
-                    title: None,
-                    rating: None,
-                    federation: None,
-                    points: None,
-                    rank: None,
-                    blocks: Vec::new(),
-                    broken: true,
-                })
+                raw.broken = true;
+                let name = cols.field_lossy(15, 47).trim();
+                Some((raw, Participant::new(num.to_string(), name)))
             }
         }
     }
 
+    /// What the rest of a `001` line, in columns `cols`, says of the player
+    /// `raw`. Its round blocks are appended to `blocks`, and `raw` gets
+    /// what the checks need of it, when the whole line reads; on an error
+    /// `raw` is as it was (`blocks` may have some of the line's blocks).
     fn player_rest(
         &self,
         l: &Line,
         cols: &Cols,
-        num: u32,
-        num_span: Span,
-        line_span: Span,
-    ) -> Result<Raw, Diag> {
+        raw: &mut Raw,
+        blocks: &mut Vec<Block>,
+    ) -> Result<Participant, Diag> {
         let bad = |c1: usize, c2: usize, what: &str| self.malformed(l, cols, c1, c2, what);
-        let name = cols.field_lossy(15, 47).trim().to_string();
+        let name = cols.field_lossy(15, 47).trim();
         let title = cols
             .field(11, 13)
             .ok_or_else(|| bad(11, 13, "a title"))?
@@ -773,10 +988,12 @@ impl<'s> Loader<'s> {
         };
         let points = match cols.field(81, 84).map(str::trim) {
             Some("") => None,
-            Some(s) if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') => match Num::parse(s) {
-                Some(n) => Some(n),
-                None => return Err(bad(81, 84, "the points, e.g. ` 6.5`")),
-            },
+            Some(s) if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
+                match parse_points(s) {
+                    Some(n) => Some(n),
+                    None => return Err(bad(81, 84, "the points, e.g. ` 6.5`")),
+                }
+            }
             _ => return Err(bad(81, 84, "the points, e.g. ` 6.5`")),
         };
         let rank = match cols.field(86, 89).map(str::trim) {
@@ -784,11 +1001,21 @@ impl<'s> Loader<'s> {
             Some(s) if is_digits(s) => s.parse::<u32>().ok(),
             _ => return Err(bad(86, 89, "the rank (digits) or blanks")),
         };
-        let mut blocks = Vec::new();
+        let first = blocks.len();
         let width = cols.width();
+        let mut seen = 0u32;
+        let mut starts = Vec::new();
         let mut c0 = 92usize;
         while c0 <= width {
-            let round = blocks.len() + 1;
+            if cols.offs.is_none() {
+                // Columns are bytes: blocks of the usual shape are read in
+                // one go; the code below takes any other block.
+                c0 = usual_blocks(l.text.as_bytes(), c0, first, blocks, &mut seen);
+                if c0 > width {
+                    break;
+                }
+            }
+            let round = blocks.len() - first + 1;
             if round > MAX_ROUNDS as usize {
                 return Err(bad(
                     c0,
@@ -805,12 +1032,12 @@ impl<'s> Loader<'s> {
                 .field(c0, c0 + 3)
                 .ok_or_else(|| bad(c0, c0 + 3, "an opponent number"))?;
             let t = opp_txt.trim();
+            // 0 stands for no opponent, as `0000` and blanks do.
             let opp = if t.is_empty() {
-                None
+                0
             } else {
                 match parse_u32(t) {
-                    Some(0) => None,
-                    Some(n) => Some(n),
+                    Some(n) => n,
                     None => {
                         return Err(bad(
                             c0,
@@ -829,11 +1056,11 @@ impl<'s> Loader<'s> {
                     ));
                 }
             }
-            let colour = match cols.ch(c0 + 5) {
-                Some(' ') | Some('-') => ' ',
-                Some('w') | Some('W') => 'w',
-                Some('b') | Some('B') => 'b',
-                _ => {
+            let written = cols.ch(c0 + 5);
+            let ascii = |c: Option<char>| c.filter(char::is_ascii).map(|c| c as u8);
+            let colour = match ascii(written).and_then(colour_code) {
+                Some(c) => c,
+                None => {
                     return Err(bad(
                         c0 + 5,
                         c0 + 5,
@@ -841,8 +1068,8 @@ impl<'s> Loader<'s> {
                     ))
                 }
             };
-            let result = match cols.ch(c0 + 7).map(|c| c.to_ascii_uppercase()) {
-                Some(c) if "10=+-WDLHFUZ ".contains(c) => c,
+            let result = match ascii(cols.ch(c0 + 7)).map(|c| c.to_ascii_uppercase()) {
+                Some(c) if RESULTS.contains(&c) => c,
                 _ => {
                     return Err(bad(
                         c0 + 7,
@@ -851,33 +1078,36 @@ impl<'s> Loader<'s> {
                     ))
                 }
             };
-            let raw_block = cols.field_lossy(c0, c0 + 7);
+            // Blank: nothing written in the block's eight columns (the two
+            // blanks inside it were checked above).
+            if !(t.is_empty() && written == Some(' ') && result == b' ') {
+                seen = round as u32;
+            }
+            // Only a line whose columns are not its bytes needs them.
+            if cols.offs.is_some() {
+                starts.push(l.base + cols.off(c0));
+            }
             blocks.push(Block {
                 opp,
                 colour,
                 result,
-                span: cols.span(c0, c0 + 7),
-                opp_span: cols.span(c0, c0 + 3),
-                colour_span: cols.span(c0 + 5, c0 + 5),
-                result_span: cols.span(c0 + 7, c0 + 7),
-                blank: raw_block.trim().is_empty(),
+                // At most four characters of four bytes each.
+                opp_len: opp_txt.len() as u8,
             });
             c0 += 10;
         }
-        Ok(Raw {
-            line: l.no,
-            num,
-            num_span,
-            line_span,
-            name,
-            title,
-            rating,
-            federation,
-            points,
-            rank,
-            blocks,
-            broken: false,
-        })
+        raw.first = first;
+        raw.len = blocks.len() - first;
+        raw.starts = cols.offs.is_some().then_some(starts);
+        raw.scored = points.is_some();
+        raw.seen = seen;
+        let mut p = Participant::new(raw.num.to_string(), name);
+        p.rating = rating;
+        p.title = title;
+        p.federation = federation;
+        p.recorded_score = points;
+        p.recorded_rank = rank;
+        Ok(p)
     }
 
     /// TRF-26 record 162: result codes each followed by their points.
@@ -1027,270 +1257,273 @@ impl<'s> Loader<'s> {
         })
     }
 
-    /// Build every entry from the round blocks, checking both sides of each game.
+    /// Build every player's entries from the round blocks, checking both
+    /// sides of each game; one [`Played`] per player, in order. They are
+    /// attached to the participants afterwards, in one pass: touching each
+    /// participant between the entries being written costs a cache miss.
     fn games(
         &mut self,
         raws: &[Raw],
-        by_num: &HashMap<u32, usize>,
-        event: &mut Event,
+        blocks: &[Block],
+        by_num: &ByNum,
+        scoring: Scoring,
         pts: &Points,
         rounds: u32,
-    ) {
-        let src = self.src;
-        let scoring = event.scoring;
+    ) -> Vec<Played> {
+        let plain = plain_games(raws, blocks, by_num, rounds);
+        let ctx = Games {
+            raws,
+            blocks,
+            by_num,
+            scoring,
+            pts,
+        };
+        let nr = rounds as usize;
+        let mut played = Vec::with_capacity(raws.len());
         for (i, a) in raws.iter().enumerate() {
             if a.broken {
+                played.push(Played::default());
                 continue;
             }
-            let mut entries = Vec::new();
+            let own = a.blocks(blocks);
             let mut unrated = 0i64;
-            for r in 1..=rounds {
-                let absent = Entry::unplayed(r, Status::Absent, pts.a, &scoring);
-                let Some(b) = a.blocks.get(r as usize - 1) else {
-                    entries.push(absent);
-                    continue;
-                };
-                let Some(n) = b.opp else {
-                    let status = match b.result {
-                        ' ' | '-' => Status::Absent,
-                        'H' => Status::HalfBye,
-                        'F' => Status::FullBye,
-                        'U' => Status::PairingBye,
-                        'Z' => Status::ZeroBye,
-                        '+' => Status::ForfeitWin,
-                        c => {
-                            self.err(
-                                Diag::error(
-                                    MALFORMED,
-                                    format!(
-                                        "line {}, column {}: round {r} result `{c}` is a game result but the opponent is 0000",
-                                        a.line,
-                                        src.line_col(b.result_span.start).1
-                                    ),
-                                )
-                                .at(src, b.result_span, "a game needs an opponent")
-                                .at(src, b.opp_span, "no opponent")
-                                .with_help("for a bye use H, F, U or Z; for a forfeit win without an opponent use +"),
-                            );
-                            entries.push(absent);
-                            continue;
+            let entries: Vec<Entry> = (1..=rounds)
+                .map(|r| {
+                    let k = r as usize - 1;
+                    // The usual case, found by `plain_games`: the same entry
+                    // as the checks give, without their look-ups.
+                    if let (Some(b), Some(&p)) = (own.get(k), plain.get(i * nr + k)) {
+                        // Not a double forfeit: the other side is not `-`.
+                        let game = game_status(char::from(b.result), '+');
+                        if let (true, Some((status, outcome))) = (p != 0, game) {
+                            if matches!(b.result, b'W' | b'D' | b'L') {
+                                unrated += 1;
+                            }
+                            return game_entry(r, p as usize - 1, b, status, outcome, pts);
                         }
-                    };
-                    let points = pts.of(status, Outcome::Win);
-                    let mut e = Entry::unplayed(r, status, points, &scoring);
-                    if status == Status::ForfeitWin {
-                        e.outcome = Outcome::Win;
                     }
-                    entries.push(e);
-                    continue;
-                };
-                if "HFUZ".contains(b.result) {
+                    self.round_entry(&ctx, i, a, own, r, &mut unrated)
+                })
+                .collect();
+            // Summed now, while the entries are in cache.
+            let total = a.scored.then(|| total(&entries));
+            played.push(Played {
+                entries,
+                unrated,
+                total,
+            });
+        }
+        played
+    }
+
+    /// Player `i`'s entry for round `r`, with every check of its block
+    /// (`own` are the player's blocks, `a` its line).
+    fn round_entry(
+        &mut self,
+        ctx: &Games,
+        i: usize,
+        a: &Raw,
+        own: &[Block],
+        r: u32,
+        unrated: &mut i64,
+    ) -> Entry {
+        let src = self.src;
+        let Games {
+            raws,
+            blocks,
+            by_num,
+            scoring,
+            pts,
+        } = *ctx;
+        let k = r as usize - 1;
+        let absent = || Entry::unplayed(r, Status::Absent, pts.a, &scoring);
+        let Some(b) = own.get(k) else {
+            return absent();
+        };
+        let result = char::from(b.result);
+        if b.opp == 0 {
+            let status = match result {
+                ' ' | '-' => Status::Absent,
+                'H' => Status::HalfBye,
+                'F' => Status::FullBye,
+                'U' => Status::PairingBye,
+                'Z' => Status::ZeroBye,
+                '+' => Status::ForfeitWin,
+                c => {
+                    let sp = a.spans(blocks, k);
                     self.err(
                         Diag::error(
                             MALFORMED,
                             format!(
-                                "line {}: round {r} result `{}` is a bye, but the opponent is {n}",
-                                a.line, b.result
+                                "line {}, column {}: round {r} result `{c}` is a game result but the opponent is 0000",
+                                a.line,
+                                src.line_col(sp.result.start).1
                             ),
                         )
-                        .at(src, b.opp_span, "a bye has opponent 0000")
-                        .at(src, b.result_span, "bye")
-                        .with_help("write 0000 in the opponent columns of a bye, or give the game's result"),
+                        .at(src, sp.result, "a game needs an opponent")
+                        .at(src, sp.opp, "no opponent")
+                        .with_help("for a bye use H, F, U or Z; for a forfeit win without an opponent use +"),
                     );
-                    entries.push(absent);
-                    continue;
+                    return absent();
                 }
-                let Some(&j) = by_num.get(&n) else {
-                    self.err(
-                        Diag::error(
-                            UNKNOWN_OPPONENT,
-                            format!(
-                                "line {}: round {r} names opponent {n}, but no 001 line has starting number {n}",
-                                a.line
-                            ),
-                        )
-                        .at(src, b.opp_span, format!("no player {n}"))
-                        .with_help("the opponent columns hold the starting number (columns 5-8) of another 001 line"),
-                    );
-                    entries.push(absent);
-                    continue;
+            };
+            let points = pts.of(status, Outcome::Win);
+            let mut e = Entry::unplayed(r, status, points, &scoring);
+            if status == Status::ForfeitWin {
+                e.outcome = Outcome::Win;
+            }
+            return e;
+        }
+        let n = b.opp;
+        if matches!(result, 'H' | 'F' | 'U' | 'Z') {
+            let sp = a.spans(blocks, k);
+            self.err(
+                Diag::error(
+                    MALFORMED,
+                    format!(
+                        "line {}: round {r} result `{result}` is a bye, but the opponent is {n}",
+                        a.line
+                    ),
+                )
+                .at(src, sp.opp, "a bye has opponent 0000")
+                .at(src, sp.result, "bye")
+                .with_help(
+                    "write 0000 in the opponent columns of a bye, or give the game's result",
+                ),
+            );
+            return absent();
+        }
+        let Some(j) = by_num.get(n) else {
+            self.err(
+                Diag::error(
+                    UNKNOWN_OPPONENT,
+                    format!(
+                        "line {}: round {r} names opponent {n}, but no 001 line has starting number {n}",
+                        a.line
+                    ),
+                )
+                .at(src, a.spans(blocks, k).opp, format!("no player {n}"))
+                .with_help("the opponent columns hold the starting number (columns 5-8) of another 001 line"),
+            );
+            return absent();
+        };
+        if j == i {
+            self.err(
+                Diag::error(
+                    INCONSISTENT,
+                    format!(
+                        "line {}: in round {r} player {n} is paired with itself",
+                        a.line
+                    ),
+                )
+                .at(src, a.spans(blocks, k).opp, "own starting number")
+                .with_help("the opponent columns must name another player"),
+            );
+            return absent();
+        }
+        let Some(o) = raws.get(j) else {
+            return absent();
+        };
+        if o.broken {
+            return absent();
+        }
+        let ob = o.blocks(blocks).get(k);
+        let back = ob.map(|x| x.opp).filter(|&m| m != 0);
+        if back != Some(a.num) {
+            let shows = match back {
+                Some(m) => format!("opponent {m}"),
+                None => "no opponent".to_string(),
+            };
+            let mut d = Diag::error(
+                INCONSISTENT,
+                format!(
+                    "round {r}: line {} pairs {} with {}, but {}'s line {} shows {shows} in that round",
+                    a.line, a.num, o.num, o.num, o.line
+                ),
+            )
+            .at(src, a.spans(blocks, k).opp, format!("{} plays {}", a.num, o.num));
+            d = match ob {
+                Some(_) => d.at(
+                    src,
+                    o.spans(blocks, k).span,
+                    format!("{} shows {shows}", o.num),
+                ),
+                None => {
+                    let end = o.line_span.end;
+                    d.at(
+                        src,
+                        Span::new(end, end),
+                        format!("{} has no round {r} block", o.num),
+                    )
+                }
+            };
+            self.err(d.with_help("both players' lines must name each other in the same round"));
+            return absent();
+        }
+        let Some(ob) = ob else {
+            return absent();
+        };
+        let oresult = char::from(ob.result);
+        let (complementary, colours_ok) = fit(b, ob);
+        if !complementary || !colours_ok {
+            // Reported once, from the side listed first.
+            if i < j {
+                let what = if !complementary {
+                    format!("results `{result}` and `{oresult}` do not fit together")
+                } else {
+                    format!(
+                        "colours `{}` and `{}` are not one white and one black",
+                        colour_shown(b.colour),
+                        colour_shown(ob.colour)
+                    )
                 };
-                if j == i {
-                    self.err(
-                        Diag::error(
-                            INCONSISTENT,
-                            format!(
-                                "line {}: in round {r} player {n} is paired with itself",
-                                a.line
-                            ),
-                        )
-                        .at(src, b.opp_span, "own starting number")
-                        .with_help("the opponent columns must name another player"),
-                    );
-                    entries.push(absent);
-                    continue;
-                }
-                let Some(o) = raws.get(j) else {
-                    entries.push(absent);
-                    continue;
+                let (mine, theirs) = (a.spans(blocks, k), o.spans(blocks, k));
+                let (sa, sb) = if !complementary {
+                    (mine.result, theirs.result)
+                } else {
+                    (mine.colour, theirs.colour)
                 };
-                if o.broken {
-                    entries.push(absent);
-                    continue;
-                }
-                let ob = o.blocks.get(r as usize - 1);
-                let back = ob.and_then(|x| x.opp);
-                if back != Some(a.num) {
-                    let shows = match back {
-                        Some(m) => format!("opponent {m}"),
-                        None => "no opponent".to_string(),
-                    };
-                    let mut d = Diag::error(
+                self.err(
+                    Diag::error(
                         INCONSISTENT,
                         format!(
-                            "round {r}: line {} pairs {} with {}, but {}'s line {} shows {shows} in that round",
-                            a.line, a.num, o.num, o.num, o.line
+                            "round {r}: {} (line {}) against {} (line {}): {what}",
+                            a.num, a.line, o.num, o.line
                         ),
                     )
-                    .at(src, b.opp_span, format!("{} plays {}", a.num, o.num));
-                    d = match ob {
-                        Some(x) => d.at(src, x.span, format!("{} shows {shows}", o.num)),
-                        None => {
-                            let end = o.line_span.end;
-                            d.at(
-                                src,
-                                Span::new(end, end),
-                                format!("{} has no round {r} block", o.num),
-                            )
-                        }
-                    };
-                    self.err(
-                        d.with_help("both players' lines must name each other in the same round"),
-                    );
-                    entries.push(absent);
-                    continue;
-                }
-                let Some(ob) = ob else {
-                    entries.push(absent);
-                    continue;
-                };
-                let complementary = matches!(
-                    (b.result, ob.result),
-                    ('1', '0')
-                        | ('0', '1')
-                        | ('=', '=')
-                        | ('W', 'L')
-                        | ('L', 'W')
-                        | ('D', 'D')
-                        | ('+', '-')
-                        | ('-', '+')
-                        | ('-', '-')
-                        | (' ', ' ')
+                    .at(src, sa, format!("{}'s side", a.num))
+                    .at(src, sb, format!("{}'s side", o.num))
+                    .with_help("a game's two sides must match: 1 against 0, = against =, W against L, D against D, + against -, - against - (double forfeit); colours w against b"),
                 );
-                let played = "10=WDL".contains(b.result);
-                let colours_ok = match (b.colour, ob.colour) {
-                    ('w', 'b') | ('b', 'w') | (' ', ' ') => true,
-                    ('w', 'w') | ('b', 'b') => false,
-                    _ => !played,
-                };
-                if !complementary || !colours_ok {
-                    if i < j {
-                        let what = if !complementary {
-                            format!(
-                                "results `{}` and `{}` do not fit together",
-                                b.result, ob.result
-                            )
-                        } else {
-                            format!(
-                                "colours `{}` and `{}` are not one white and one black",
-                                colour_shown(b.colour),
-                                colour_shown(ob.colour)
-                            )
-                        };
-                        let (sa, sb) = if !complementary {
-                            (b.result_span, ob.result_span)
-                        } else {
-                            (b.colour_span, ob.colour_span)
-                        };
-                        self.err(
-                            Diag::error(
-                                INCONSISTENT,
-                                format!(
-                                    "round {r}: {} (line {}) against {} (line {}): {what}",
-                                    a.num, a.line, o.num, o.line
-                                ),
-                            )
-                            .at(src, sa, format!("{}'s side", a.num))
-                            .at(src, sb, format!("{}'s side", o.num))
-                            .with_help("a game's two sides must match: 1 against 0, = against =, W against L, D against D, + against -, - against - (double forfeit); colours w against b"),
-                        );
-                    }
-                    entries.push(absent);
-                    continue;
-                }
-                let side = match b.colour {
-                    'w' => Some(Side::First),
-                    'b' => Some(Side::Second),
-                    _ => None,
-                };
-                let (status, outcome) = match b.result {
-                    '1' => (Status::Played, Outcome::Win),
-                    '=' => (Status::Played, Outcome::Draw),
-                    '0' => (Status::Played, Outcome::Loss),
-                    'W' => (Status::Played, Outcome::Win),
-                    'D' => (Status::Played, Outcome::Draw),
-                    'L' => (Status::Played, Outcome::Loss),
-                    '+' => (Status::ForfeitWin, Outcome::Win),
-                    '-' if ob.result == '-' => (Status::DoubleForfeit, Outcome::Loss),
-                    '-' => (Status::ForfeitLoss, Outcome::Loss),
-                    _ => {
-                        // Paired but no result yet.
-                        if i < j {
-                            self.warnings.push(format!(
-                                "round {r}: {} and {} are paired but have no result yet; both are treated as absent",
-                                a.num, o.num
-                            ));
-                        }
-                        entries.push(absent);
-                        continue;
-                    }
-                };
-                if "WDL".contains(b.result) {
-                    unrated += 1;
-                }
-                entries.push(Entry {
-                    round: r,
-                    session: 1,
-                    opponent: Some(j),
-                    partner: None,
-                    status,
-                    outcome,
-                    points: pts.of(status, outcome),
-                    side,
-                    weight: Num::ONE,
-                    units: Vec::new(),
-                    against: Vec::new(),
-                    boards: Vec::new(),
-                });
             }
-            if let Some(p) = event.participants.get_mut(i) {
-                p.entries = entries;
-                if unrated > 0 {
-                    p.values
-                        .insert("unrated_games".to_string(), Num::int(unrated));
-                }
-            }
+            return absent();
         }
+        let Some((status, outcome)) = game_status(result, oresult) else {
+            // Paired but no result yet.
+            if i < j {
+                self.warnings.push(format!(
+                    "round {r}: {} and {} are paired but have no result yet; both are treated as absent",
+                    a.num, o.num
+                ));
+            }
+            return absent();
+        };
+        if matches!(result, 'W' | 'D' | 'L') {
+            *unrated += 1;
+        }
+        game_entry(r, j, b, status, outcome, pts)
     }
 
     /// Apply `240` byes of an individual event to the players' entries.
+    /// A bye that changes an entry clears that player's total in `played`.
     fn apply_byes(
         &mut self,
         byes: &[ByeRec],
         raws: &[Raw],
-        by_num: &HashMap<u32, usize>,
+        by_num: &ByNum,
         event: &mut Event,
         pts: &Points,
+        played: &mut [Played],
     ) {
         let src = self.src;
         let scoring = event.scoring;
@@ -1303,7 +1536,7 @@ impl<'s> Loader<'s> {
                 ));
             }
             for &(id, span) in &b.ids {
-                let Some(&pid) = by_num.get(&id) else {
+                let Some(pid) = by_num.get(id) else {
                     self.err(
                         Diag::error(
                             UNKNOWN_PLAYER,
@@ -1332,6 +1565,9 @@ impl<'s> Loader<'s> {
                 if e.status == Status::Absent && e.opponent.is_none() {
                     let points = pts.of(b.kind, Outcome::Loss);
                     *e = Entry::unplayed(b.round, b.kind, points, &scoring);
+                    if let Some(g) = played.get_mut(pid) {
+                        g.total = None;
+                    }
                 } else {
                     let num = raws.get(pid).map(|r| r.num).unwrap_or(id);
                     self.warnings.push(format!(
@@ -1347,12 +1583,180 @@ impl<'s> Loader<'s> {
     }
 }
 
-fn colour_shown(c: char) -> char {
-    if c == ' ' {
+fn colour_shown(c: u8) -> char {
+    if c == b' ' {
         '-'
     } else {
-        c
+        char::from(c)
     }
+}
+
+/// What the checks of each round read, besides the player's own line.
+#[derive(Clone, Copy)]
+struct Games<'a> {
+    raws: &'a [Raw],
+    blocks: &'a [Block],
+    by_num: &'a ByNum,
+    scoring: Scoring,
+    pts: &'a Points,
+}
+
+/// Whether two sides of a pairing fit: (results complementary, colours one
+/// white and one black where the game was played).
+fn fit(b: &Block, ob: &Block) -> (bool, bool) {
+    let (result, oresult) = (char::from(b.result), char::from(ob.result));
+    let complementary = matches!(
+        (result, oresult),
+        ('1', '0')
+            | ('0', '1')
+            | ('=', '=')
+            | ('W', 'L')
+            | ('L', 'W')
+            | ('D', 'D')
+            | ('+', '-')
+            | ('-', '+')
+            | ('-', '-')
+            | (' ', ' ')
+    );
+    let played = matches!(result, '1' | '0' | '=' | 'W' | 'D' | 'L');
+    let colours_ok = match (b.colour, ob.colour) {
+        (b'w', b'b') | (b'b', b'w') | (b' ', b' ') => true,
+        (b'w', b'w') | (b'b', b'b') => false,
+        _ => !played,
+    };
+    (complementary, colours_ok)
+}
+
+/// What a game whose sides fit is, from the side with `result`; `None` when
+/// the pairing has no result yet.
+fn game_status(result: char, oresult: char) -> Option<(Status, Outcome)> {
+    Some(match result {
+        '1' => (Status::Played, Outcome::Win),
+        '=' => (Status::Played, Outcome::Draw),
+        '0' => (Status::Played, Outcome::Loss),
+        'W' => (Status::Played, Outcome::Win),
+        'D' => (Status::Played, Outcome::Draw),
+        'L' => (Status::Played, Outcome::Loss),
+        '+' => (Status::ForfeitWin, Outcome::Win),
+        '-' if oresult == '-' => (Status::DoubleForfeit, Outcome::Loss),
+        '-' => (Status::ForfeitLoss, Outcome::Loss),
+        _ => return None,
+    })
+}
+
+/// The entry of a game against player `j`, from this side's block `b`.
+fn game_entry(
+    r: u32,
+    j: usize,
+    b: &Block,
+    status: Status,
+    outcome: Outcome,
+    pts: &Points,
+) -> Entry {
+    let side = match b.colour {
+        b'w' => Some(Side::First),
+        b'b' => Some(Side::Second),
+        _ => None,
+    };
+    Entry {
+        round: r,
+        session: 1,
+        opponent: Some(j),
+        partner: None,
+        status,
+        outcome,
+        points: pts.of(status, outcome),
+        side,
+        weight: Num::ONE,
+        units: Vec::new(),
+        against: Vec::new(),
+        boards: Vec::new(),
+    }
+}
+
+/// The ordinary games of every player, at `i * rounds + k` for player `i`
+/// and block `k`: the opponent's index + 1 where both lines name each
+/// other, the results and colours fit and there is a result, so the checks
+/// of [`Loader::round_entry`] pass without a word; 0 for a round that
+/// needs them. A double forfeit is left to them too, so that this side's
+/// result alone tells what the game is.
+///
+/// Looked up round by round in a round-major copy of the blocks, the
+/// opponents' blocks stay in cache; in pairing order over the whole file,
+/// with entries being written in between, nearly every look-up missed it.
+fn plain_games(raws: &[Raw], blocks: &[Block], by_num: &ByNum, rounds: u32) -> Vec<u32> {
+    let n = raws.len();
+    let nr = rounds as usize;
+    // Round `k` of player `i` at `k * n + i`; result 0 where there is no
+    // block or the line could not be read.
+    let none = Block {
+        opp: 0,
+        colour: 0,
+        result: 0,
+        opp_len: 0,
+    };
+    let mut grid = vec![none; n * nr];
+    for (i, a) in raws.iter().enumerate().filter(|(_, a)| !a.broken) {
+        for (k, b) in a.blocks(blocks).iter().take(nr).enumerate() {
+            if let Some(g) = grid.get_mut(k * n + i) {
+                *g = *b;
+            }
+        }
+    }
+    // Read for every round: apart from the players' lines, in little room.
+    let nums: Vec<u32> = raws.iter().map(|a| a.num).collect();
+    let mut plain = vec![0u32; n * nr];
+    for (k, row) in grid.chunks_exact(n.max(1)).enumerate() {
+        for (i, (b, &num)) in row.iter().zip(&nums).enumerate() {
+            if b.result == 0 || b.opp == 0 || matches!(b.result, b'H' | b'F' | b'U' | b'Z') {
+                continue;
+            }
+            let Some(j) = by_num.get(b.opp).filter(|&j| j != i) else {
+                continue;
+            };
+            let Some(ob) = row.get(j).filter(|ob| ob.result != 0) else {
+                continue;
+            };
+            if ob.opp != num || fit(b, ob) != (true, true) {
+                continue;
+            }
+            let (result, oresult) = (char::from(b.result), char::from(ob.result));
+            if game_status(result, oresult).is_none() || (result, oresult) == ('-', '-') {
+                continue;
+            }
+            if let (Some(p), Ok(opp)) = (plain.get_mut(i * nr + k), u32::try_from(j + 1)) {
+                *p = opp;
+            }
+        }
+    }
+    plain
+}
+
+/// A player's points over `entries`, in order; `None` if the sum does not fit.
+fn total(entries: &[Entry]) -> Option<Num> {
+    // Points in whole and half points (every shipped scoring) are added up
+    // in halves, without reducing a fraction at each step. With numerators
+    // below 2^50 and fewer than 2^20 entries no partial sum can overflow,
+    // here or adding `Num`s, so both give the same exact sum.
+    if entries.len() < 1 << 20 {
+        let mut halves: i128 = 0;
+        let small = entries.iter().all(|e| {
+            let (n, d) = (e.points.numer(), e.points.denom());
+            let fits = n.unsigned_abs() < 1 << 50 && (d == 1 || d == 2);
+            if fits {
+                halves += if d == 1 { 2 * n } else { n };
+            }
+            fits
+        });
+        if small {
+            return Num::ratio(halves, 2).ok();
+        }
+    }
+    let mut sum = Num::ZERO;
+    for e in entries {
+        sum = sum.add(e.points).ok()?;
+    }
+    Some(sum)
 }
 
 /// Round robin if the TRF-26 code (192) or the type text (092) says so.

@@ -228,8 +228,12 @@ pub(crate) fn build(
                 let mut i = 0;
                 while i < toks.len() {
                     let t = toks[i].to_ascii_uppercase();
-                    let (key, v, used) = if t.len() > 2 {
-                        (t[..2].to_string(), Num::parse(&t[2..]), 1)
+                    // `get`: a token may start with a multi-byte character,
+                    // where byte 2 is not a character boundary.
+                    let (key, v, used) = if let (true, Some(k), Some(rest)) =
+                        (t.len() > 2, t.get(..2), t.get(2..))
+                    {
+                        (k.to_string(), Num::parse(rest), 1)
                     } else {
                         (t.clone(), toks.get(i + 1).and_then(|x| Num::parse(x)), 2)
                     };
