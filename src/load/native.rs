@@ -7,6 +7,9 @@
 //! into an [`Event`], so the two formats share every rule and every
 //! diagnostic. The schema is documented in `docs/data-format.md`.
 //!
+//! Valid JSON events skip the tree: `native_fast.rs` reads them in one pass
+//! and gives up on anything unusual, which then comes here.
+//!
 //! Numbers never pass through a float on their way to [`Num`]: JSON numbers
 //! are kept as their literal text; TOML floats arrive as `f64` and are
 //! printed with Rust's shortest round-trip formatting, which gives back the
@@ -53,9 +56,40 @@ pub fn load_toml(source: &Source) -> Result<Event, Diag> {
     build(source, &root)
 }
 
+// The one-pass JSON reader: a child module so that it shares this file's
+// private rules and helpers (`parse_result`, the field lists, ...).
+#[path = "native_fast.rs"]
+mod fast;
+
 /// Load a native JSON event.
 pub fn load_json(source: &Source) -> Result<Event, Diag> {
     check_size(source)?;
+    // Most files are valid: read those in one pass straight into the event.
+    // Anything else goes through the spanned tree, which gives the
+    // diagnostics (and builds the same event from what the fast path takes).
+    match fast::load(&source.text) {
+        Some(ev) => Ok(ev),
+        None => json_tree(source),
+    }
+}
+
+/// The one-pass JSON reader alone: `None` where it leaves the file to the
+/// tree path. For tests that check the two paths agree.
+#[doc(hidden)]
+pub fn load_json_fast(source: &Source) -> Option<Event> {
+    check_size(source).ok()?;
+    fast::load(&source.text)
+}
+
+/// The tree path alone, as `load_json` ran before the one-pass reader. For
+/// tests that check the two paths agree.
+#[doc(hidden)]
+pub fn load_json_tree(source: &Source) -> Result<Event, Diag> {
+    check_size(source)?;
+    json_tree(source)
+}
+
+fn json_tree(source: &Source) -> Result<Event, Diag> {
     // serde_json checks the syntax and gives the line and column of any
     // error; the scanner below then only ever sees valid JSON.
     if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&source.text) {
@@ -506,7 +540,7 @@ fn num_from_text(t: &str) -> Option<Num> {
         Some(i) => (&t[..i], t[i + 1..].parse::<i32>().ok()?),
         None => (t, 0),
     };
-    let m = Num::parse(mantissa)?;
+    let m = plain_decimal(mantissa).or_else(|| Num::parse(mantissa))?;
     if exp.unsigned_abs() > 38 {
         return None;
     }
@@ -516,6 +550,25 @@ fn num_from_text(t: &str) -> Option<Num> {
     } else {
         m.div(p).ok()
     }
+}
+
+/// A plain decimal such as `-12.50` or `3`, of at most 18 digits: the
+/// value `Num::parse` gives, without the detour through a `Decimal` (most
+/// numbers of a large event are like this). Anything else is `None`.
+fn plain_decimal(t: &str) -> Option<Num> {
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    let (int, frac) = match digits.split_once('.') {
+        Some((_, "")) => return None,
+        Some(parts) => parts,
+        None => (digits, ""),
+    };
+    let all = || int.bytes().chain(frac.bytes());
+    if int.is_empty() || int.len() + frac.len() > 18 || !all().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let m = all().fold(0i128, |m, b| m * 10 + i128::from(b - b'0'));
+    let m = if digits.len() < t.len() { -m } else { m };
+    Num::ratio(m, 10i128.pow(frac.len() as u32)).ok()
 }
 
 // ---------------------------------------------------------------------------
@@ -548,12 +601,20 @@ impl Cx<'_> {
     fn table<'n>(&mut self, n: &'n Node, what: &str) -> Option<Obj<'n>> {
         match &n.v {
             V::Table(items) => {
-                let mut seen: HashMap<&str, ()> = HashMap::new();
                 // A repeated key (possible only in JSON) is reported here and
                 // then counts as read, so it is not also an unknown field.
+                // Most tables are small (a game has three keys): comparing
+                // each key with the ones before is cheaper than hashing.
+                let small = items.len() <= 16;
+                let mut seen: HashMap<&str, ()> = HashMap::new();
                 let mut used = vec![false; items.len()];
                 for (i, (k, _)) in items.iter().enumerate() {
-                    if seen.insert(k.name.as_str(), ()).is_some() {
+                    let again = if small {
+                        items[..i].iter().any(|(first, _)| first.name == k.name)
+                    } else {
+                        seen.insert(k.name.as_str(), ()).is_some()
+                    };
+                    if again {
                         used[i] = true;
                         self.err(
                             SYNTAX,
@@ -951,7 +1012,11 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
         return Err(finish_errors(src, cx.errors));
     }
 
-    // Everything is consistent: hand out the entries.
+    // Everything is consistent: hand out the entries. Room for one entry a
+    // round, the usual count, saves regrowing each list entry by entry.
+    for p in &mut ev.participants {
+        p.entries.reserve_exact(ev.rounds as usize);
+    }
     for (g, keep) in games.into_iter().zip(keep) {
         if !keep {
             continue;
@@ -1434,16 +1499,15 @@ fn read_game(
 ) -> Option<GameRec> {
     let mut t = cx.table(node, "a game")?;
     let errors_before = cx.errors.len();
-    let side_id = |cx: &mut Cx, t: &mut Obj, key: &str| -> Option<Option<(Pid, Span)>> {
-        match t.get(key) {
-            Some(n) => lookup(cx, index, n, &format!("`{key}`")).map(Some),
-            None => Some(None),
-        }
+    // `what` is the key in backquotes, for the diagnostics.
+    let side_id = |cx: &mut Cx, t: &mut Obj, key: &str, what: &str| match t.get(key) {
+        Some(n) => lookup(cx, index, n, what).map(Some),
+        None => Some(None),
     };
-    let home = side_id(cx, &mut t, "home");
-    let away = side_id(cx, &mut t, "away");
-    let home_partner = side_id(cx, &mut t, "home_partner");
-    let away_partner = side_id(cx, &mut t, "away_partner");
+    let home = side_id(cx, &mut t, "home", "`home`");
+    let away = side_id(cx, &mut t, "away", "`away`");
+    let home_partner = side_id(cx, &mut t, "home_partner", "`home_partner`");
+    let away_partner = side_id(cx, &mut t, "away_partner", "`away_partner`");
     let result = t
         .get("result")
         .and_then(|n| cx.string(n, "`result`").map(|s| (s, n.sp())));
@@ -1956,90 +2020,107 @@ fn sort_units(e: &mut Entry) {
 /// per round unless all its games that round are part-matches. Returns which
 /// games to keep.
 fn check_rounds(cx: &mut Cx, ev: &Event, games: &[GameRec], byes: &[ByeRec]) -> Vec<bool> {
+    // Sorting, not hashing, finds the repeats: one sort of plain numbers
+    // instead of a map lookup (and, below, a list) per game.
     let mut keep = vec![true; games.len()];
-    let mut pairs: HashMap<(u32, Pid, Pid), usize> = HashMap::new();
+    let pair = |j: usize| {
+        let g = &games[j];
+        (g.round, g.home.min(g.away), g.home.max(g.away))
+    };
+    let mut by_pair: Vec<usize> = (0..games.len()).collect();
+    by_pair.sort_unstable_by_key(|&j| (pair(j), j));
+    // The first record of each game recorded again, by record.
+    let mut first: Vec<Option<usize>> = vec![None; games.len()];
+    for group in by_pair.chunk_by(|&a, &b| pair(a) == pair(b)) {
+        for &j in &group[1..] {
+            first[j] = Some(group[0]);
+        }
+    }
     for (j, g) in games.iter().enumerate() {
+        let Some(i) = first[j] else {
+            continue;
+        };
         let away = g.away;
-        let key = (g.round, g.home.min(away), g.home.max(away));
-        match pairs.get(&key) {
-            None => {
-                pairs.insert(key, j);
-            }
-            Some(&i) => {
-                let f = &games[i];
-                let other = if f.home == g.home {
-                    &f.home_entry
-                } else {
-                    &f.away_entry
-                };
-                if same_entry(other, &g.home_entry) {
-                    keep[j] = false;
-                } else {
-                    let (a, b) = (&ev.participants[g.home].id, &ev.participants[away].id);
-                    cx.errors.push(
-                        Diag::error(
-                            INCONSISTENT_GAME,
-                            format!(
-                                "`{a}` - `{b}` is recorded twice in round {} with different results",
-                                g.round
-                            ),
-                        )
-                        .at(cx.src, g.span, "this record")
-                        .at(cx.src, f.span, "disagrees with this one")
-                        .with_help("keep one record of each game, or make both records agree"),
-                    );
-                    keep[j] = false;
-                }
-            }
+        let f = &games[i];
+        let other = if f.home == g.home {
+            &f.home_entry
+        } else {
+            &f.away_entry
+        };
+        if same_entry(other, &g.home_entry) {
+            keep[j] = false;
+        } else {
+            let (a, b) = (&ev.participants[g.home].id, &ev.participants[away].id);
+            cx.errors.push(
+                Diag::error(
+                    INCONSISTENT_GAME,
+                    format!(
+                        "`{a}` - `{b}` is recorded twice in round {} with different results",
+                        g.round
+                    ),
+                )
+                .at(cx.src, g.span, "this record")
+                .at(cx.src, f.span, "disagrees with this one")
+                .with_help("keep one record of each game, or make both records agree"),
+            );
+            keep[j] = false;
         }
     }
 
-    // Appearances per participant per round: (span, part-match?).
-    let mut seen: HashMap<(u32, Pid), Vec<(Span, bool)>> = HashMap::new();
-    let mut order: Vec<(u32, Pid)> = Vec::new();
+    // Every appearance, numbered in file order (kept games' sides, then
+    // byes): (round, participant, number, span, part-match?).
+    let mut seen: Vec<(u32, Pid, usize, Span, bool)> = Vec::new();
     for (g, k) in games.iter().zip(&keep) {
-        if !k {
-            continue;
-        }
-        let part = g.weight < Num::ONE;
-        for (pid, span) in &g.sides {
-            let v = seen.entry((g.round, *pid)).or_default();
-            if v.is_empty() {
-                order.push((g.round, *pid));
+        if *k {
+            let part = g.weight < Num::ONE;
+            for (pid, span) in &g.sides {
+                seen.push((g.round, *pid, seen.len(), *span, part));
             }
-            v.push((*span, part));
         }
     }
     for b in byes {
-        let v = seen.entry((b.round, b.pid)).or_default();
-        if v.is_empty() {
-            order.push((b.round, b.pid));
-        }
-        v.push((b.span, false));
+        seen.push((b.round, b.pid, seen.len(), b.span, false));
     }
-    for key in order {
-        let v = &seen[&key];
-        if v.len() > 1 && v.iter().any(|(_, part)| !part) {
-            let id = &ev.participants[key.1].id;
-            cx.errors.push(
-                Diag::error(
-                    PAIRED_TWICE,
-                    format!("`{id}` has {} games or byes in round {}", v.len(), key.0),
-                )
-                .at(cx.src, v[1].0, "again here")
-                .at(cx.src, v[0].0, "first here")
-                .with_help(
-                    "a participant plays once a round; a bridge triangle's half matches need `weight` below 1",
-                ),
+    // Grouped by participant and round, each group in file order; reported
+    // in the order of each group's first appearance.
+    seen.sort_unstable_by_key(|a| (a.0, a.1, a.2));
+    let mut twice: Vec<(usize, Diag)> = Vec::new();
+    for v in seen.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if v.len() > 1 && v.iter().any(|a| !a.4) {
+            let id = &ev.participants[v[0].1].id;
+            let d = Diag::error(
+                PAIRED_TWICE,
+                format!("`{id}` has {} games or byes in round {}", v.len(), v[0].0),
+            )
+            .at(cx.src, v[1].3, "again here")
+            .at(cx.src, v[0].3, "first here")
+            .with_help(
+                "a participant plays once a round; a bridge triangle's half matches need `weight` below 1",
             );
+            twice.push((v[0].2, d));
         }
     }
+    twice.sort_unstable_by_key(|(at, _)| *at);
+    cx.errors.extend(twice.into_iter().map(|(_, d)| d));
     keep
 }
 
 /// Units are numbered in name order, so the same event reads the same
 /// whatever order its keys were written in.
 fn canonical_units(ev: &mut Event) {
+    let remap = canonical_order(ev);
+    for p in &mut ev.participants {
+        for e in &mut p.entries {
+            for (u, _) in e.units.iter_mut().chain(e.against.iter_mut()) {
+                *u = remap[*u as usize];
+            }
+            sort_units(e);
+        }
+    }
+}
+
+/// Sort the event's unit names; returns each old unit id's new id.
+fn canonical_order(ev: &mut Event) -> Vec<UnitId> {
     let mut names: Vec<(String, UnitId)> = ev
         .units
         .iter()
@@ -2052,45 +2133,99 @@ fn canonical_units(ev: &mut Event) {
         remap[*old as usize] = new as UnitId;
     }
     ev.units = names.into_iter().map(|(n, _)| n).collect();
-    for p in &mut ev.participants {
-        for e in &mut p.entries {
-            for (u, _) in e.units.iter_mut().chain(e.against.iter_mut()) {
-                *u = remap[*u as usize];
-            }
-            sort_units(e);
-        }
-    }
+    remap
 }
 
 fn add_warnings(ev: &mut Event) {
     let mut warnings = Vec::new();
     for p in &ev.participants {
-        if let Some(k) = p.withdrawn_after {
-            for e in p
-                .entries
-                .iter()
-                .filter(|e| e.round > k && e.opponent.is_some())
-            {
+        participant_warnings(p, &mut warnings);
+    }
+    ev.warnings.extend(warnings);
+}
+
+/// Warnings about one participant's complete entries: a game after its
+/// withdrawal, a recorded score that is not the sum of its points.
+fn participant_warnings(p: &Participant, warnings: &mut Vec<String>) {
+    if let Some(k) = p.withdrawn_after {
+        for e in p
+            .entries
+            .iter()
+            .filter(|e| e.round > k && e.opponent.is_some())
+        {
+            warnings.push(format!(
+                "participant `{}` ({}) withdrew after round {k} but has a game in round {}",
+                p.id, p.name, e.round
+            ));
+        }
+    }
+    if let Some(rec) = p.recorded_score {
+        let total = p
+            .entries
+            .iter()
+            .try_fold(Num::ZERO, |acc, e| acc.add(e.points));
+        if let Ok(total) = total {
+            if total != rec {
                 warnings.push(format!(
-                    "participant `{}` ({}) withdrew after round {k} but has a game in round {}",
-                    p.id, p.name, e.round
+                    "participant `{}` ({}): the recorded score {rec} differs from the {total} computed from the rounds",
+                    p.id, p.name
                 ));
             }
         }
-        if let Some(rec) = p.recorded_score {
-            let total = p
-                .entries
-                .iter()
-                .try_fold(Num::ZERO, |acc, e| acc.add(e.points));
-            if let Ok(total) = total {
-                if total != rec {
-                    warnings.push(format!(
-                        "participant `{}` ({}): the recorded score {rec} differs from the {total} computed from the rounds",
-                        p.id, p.name
-                    ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shortcut for plain decimals gives what `Num::parse` gives.
+    #[test]
+    fn plain_decimals_parse_as_num_parse_does() {
+        let mut texts: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "007",
+            "-12.50",
+            "0.5",
+            "-0.0",
+            "2.",
+            ".5",
+            "-",
+            "",
+            "1.2.3",
+            "+5",
+            "1_000",
+            " 3",
+            "1e5",
+            "1/2",
+            "999999999999999999",
+            "9999999999999999999",
+            "123456789.123456789",
+            "0.000000000000000001",
+            "-99999999999999999.9",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every split of 1 to 20 digits into whole and fractional parts.
+        let digits = "98765432109876543210";
+        for n in 1..=20 {
+            for point in 0..=n {
+                let (a, b) = digits[..n].split_at(point);
+                for sign in ["", "-"] {
+                    texts.push(format!("{sign}{a}.{b}"));
+                    texts.push(format!("{sign}{a}{b}"));
                 }
             }
         }
+        for t in &texts {
+            if let Some(x) = plain_decimal(t) {
+                assert_eq!(Some(x), Num::parse(t), "{t:?}");
+            }
+        }
+        assert_eq!(plain_decimal("-12.50"), Num::parse("-12.5"));
+        assert!(plain_decimal("9999999999999999999").is_none());
     }
-    ev.warnings.extend(warnings);
 }
