@@ -258,11 +258,13 @@ impl Evaluator<'_> {
     /// Compute metric `id` (no arguments, not a criterion) for every
     /// participant in columns and cache the values. Best effort: on failure
     /// nothing is reported, and the participants not cached yet are computed
-    /// by [`Evaluator::metric`] when asked for.
+    /// by [`Evaluator::metric`] when asked for. Tried once per metric, and
+    /// not at all when the evaluator works per participant only.
     pub(crate) fn fill_column(&mut self, id: MetricId) {
-        if self.col_nest >= MAX_NEST {
+        if !self.columnar || self.column_tried[id] || self.col_nest >= MAX_NEST {
             return;
         }
+        self.column_tried[id] = true;
         // Columnar work is charged to its own budget, so that trying it
         // never leaves the per-participant evaluator with less of its own.
         let outer = self.col_nest == 0;
@@ -549,32 +551,15 @@ impl Evaluator<'_> {
             return Some(c);
         }
         let ev = self.event;
-        let c = if blk.rounds.first().is_some_and(|&(p, i)| {
-            crate::eval::entry_flag(f, &ev.participants[p].entries[i as usize]).is_some()
-        }) {
-            Col::Bools(Rc::new(
-                blk.rounds
-                    .iter()
-                    .map(|&(p, i)| {
-                        crate::eval::entry_flag(f, &ev.participants[p].entries[i as usize])
-                            .unwrap_or(false)
-                    })
-                    .collect(),
-            ))
-        } else if blk
-            .rounds
-            .first()
-            .is_some_and(|&(p, i)| self.entry_number(f, p, i as usize).is_some())
-        {
-            Col::Nums(Rc::new(
-                blk.rounds
-                    .iter()
-                    .map(|&(p, i)| self.entry_number(f, p, i as usize).unwrap_or(Num::ZERO))
-                    .collect(),
-            ))
-        } else {
-            return None;
-        };
+        let mut out = Builder::new(blk.rounds.len());
+        for &(p, i) in &blk.rounds {
+            let en = &ev.participants[p].entries[i as usize];
+            match crate::eval::entry_flag(f, en) {
+                Some(b) => out.push(Value::Bool(b)),
+                None => out.push(Value::Num(self.entry_number(f, p, i as usize)?)),
+            }
+        }
+        let c = out.finish();
         self.col_memo
             .put(blk.parts.start, Dom::Rounds, key, c.clone());
         Some(c)
@@ -665,10 +650,7 @@ impl Evaluator<'_> {
             if self.same.get(id).copied().unwrap_or(false) {
                 return Ok(Col::Const(self.cached_metric(id, 0, e)?));
             }
-            if !self.column_tried[id] {
-                self.column_tried[id] = true;
-                self.fill_column(id);
-            }
+            self.fill_column(id);
             return self.map(blk, dom, |ev, j| match blk.at(dom, &t, j) {
                 Value::Part(q) => ev.cached_metric(id, q, e),
                 Value::Undef => Ok(Value::Undef),

@@ -365,8 +365,7 @@ impl<'a> Evaluator<'a> {
             }
             // First use: compute it for everyone in columns (see
             // `crate::columns`); what that cannot do is done below.
-            if slot == p && self.columnar && !self.column_tried[id] {
-                self.column_tried[id] = true;
+            if slot == p {
                 self.fill_column(id);
                 if let Some(Some(v)) = self.cache[id].get(slot) {
                     let v = v.clone();
