@@ -27,6 +27,7 @@ use crate::eval::{Acc, Env, EvalError, Evaluator, ListItem, Value, R};
 use crate::model::Pid;
 use crate::num::Num;
 use crate::plan::*;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
@@ -41,6 +42,8 @@ const MAX_INLINE: usize = 16;
 /// another that gathers another ...); deeper, the reference evaluator works
 /// per participant (it grows its stack as needed).
 const MAX_NEST: usize = 24;
+/// An undefined participant in a [`Col::Pids`] (a bye's opponent).
+const NO_PID: Pid = Pid::MAX;
 /// Internal: this metric cannot be computed in columns. Never shown.
 pub(crate) const GIVE_UP: &str = "tb::eval::columnar";
 
@@ -57,6 +60,8 @@ pub(crate) enum Col {
     Nums(Rc<Vec<Num>>),
     /// True or false, all defined.
     Bools(Rc<Vec<bool>>),
+    /// Participants (`r.opponent`); [`NO_PID`] where undefined.
+    Pids(Rc<Vec<Pid>>),
     /// Each element's own round (the variable of `for r in rounds`).
     Round,
     /// Each element's participant (`me`).
@@ -98,7 +103,24 @@ impl Builder {
     fn new(len: usize) -> Builder {
         Builder::Nums(Vec::with_capacity(len))
     }
+    #[inline]
+    fn push_num(&mut self, n: Num) {
+        match self {
+            Builder::Nums(ns) => ns.push(n),
+            _ => self.push(Value::Num(n)),
+        }
+    }
+    #[inline]
     fn push(&mut self, v: Value) {
+        match (&mut *self, v) {
+            (Builder::Nums(ns), Value::Num(n)) => ns.push(n),
+            (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
+            (Builder::Vals(vs), v) => vs.push(v),
+            (_, v) => self.push_other(v),
+        }
+    }
+    /// A value that changes the column's type (or starts it).
+    fn push_other(&mut self, v: Value) {
         match (&mut *self, v) {
             (Builder::Nums(ns), Value::Num(n)) => ns.push(n),
             (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
@@ -213,6 +235,10 @@ impl Block {
             Col::Vals(vs) => vs[j].clone(),
             Col::Nums(ns) => Value::Num(ns[j]),
             Col::Bools(bs) => Value::Bool(bs[j]),
+            Col::Pids(ps) => match ps[j] {
+                NO_PID => Value::Undef,
+                p => Value::Part(p),
+            },
             Col::Round => {
                 let (p, i) = self.rounds[j];
                 Value::Entry(p, i)
@@ -220,10 +246,26 @@ impl Block {
             Col::Me => Value::Part(self.owner(dom, j)),
         }
     }
+    /// The participant element `j` of a column names, when the column
+    /// holds participants only (None inside: undefined).
+    fn pid(&self, dom: Dom, c: &Col, j: usize) -> Option<Option<Pid>> {
+        match c {
+            Col::Pids(ps) => Some((ps[j] != NO_PID).then_some(ps[j])),
+            Col::Me => Some(Some(self.owner(dom, j))),
+            Col::Const(Value::Part(p)) => Some(Some(*p)),
+            _ => None,
+        }
+    }
     /// A participants' column carried over to their rounds (each round
     /// takes its participant's value).
     fn to_rounds(&self, c: &Col) -> Col {
         match c {
+            Col::Pids(ps) => Col::Pids(Rc::new(
+                self.rounds
+                    .iter()
+                    .map(|&(p, _)| ps[p - self.parts.start])
+                    .collect(),
+            )),
             Col::Vals(vs) => Col::Vals(Rc::new(
                 self.rounds
                     .iter()
@@ -248,10 +290,33 @@ impl Block {
 }
 
 /// Where a node is evaluated: the domain and the columns of local slots.
-struct Cx {
+struct Cx<'a> {
     dom: Dom,
-    locals: Vec<Option<Col>>,
+    locals: Vec<Slot<'a>>,
     inline: usize,
+}
+
+/// A local slot's column.
+enum Slot<'a> {
+    /// Not bound (undefined).
+    Empty,
+    Col(Col),
+    /// An argument of an inlined metric, computed in the caller's context
+    /// when first used: a branch never taken never computes it (FIDE's
+    /// `dummy_score` reads the scheduled opponent's score in the 2026
+    /// edition only).
+    Lazy(&'a PExpr, &'a Cx<'a>, OnceCell<Col>),
+}
+
+/// Arguments computed before a metric is inlined: cheap, and what the
+/// shared column's key is made of (constants, the round, the participant).
+fn eager(a: &PExpr) -> bool {
+    match &a.kind {
+        PKind::Num(_) | PKind::Bool(_) | PKind::Str(_) | PKind::Infinity | PKind::Param(_) => true,
+        PKind::Local(_) | PKind::Builtin(Builtin::Me | Builtin::Event) => true,
+        PKind::Field(b, _) => matches!(b.kind, PKind::Builtin(Builtin::Event)),
+        _ => false,
+    }
 }
 
 impl Evaluator<'_> {
@@ -304,7 +369,7 @@ impl Evaluator<'_> {
             blk.parts = p0..p1;
             let cx = Cx {
                 dom: Dom::Parts,
-                locals: vec![None; m.slots],
+                locals: (0..m.slots).map(|_| Slot::Empty).collect(),
                 inline: 0,
             };
             let col = self.col(&m.body, &cx, &mut blk)?;
@@ -371,12 +436,7 @@ impl Evaluator<'_> {
             PKind::Str(s) => Col::Const(Value::Str(s.clone())),
             PKind::Infinity => Col::Const(Value::Inf),
             PKind::Param(i) => Col::Const(Value::Num(self.rs.params[*i].value)),
-            PKind::Local(i) => cx
-                .locals
-                .get(*i)
-                .cloned()
-                .flatten()
-                .unwrap_or(Col::Const(Value::Undef)),
+            PKind::Local(i) => self.local(cx, *i, blk)?,
             PKind::Builtin(Builtin::Me) => Col::Me,
             PKind::Builtin(Builtin::Event) => Col::Const(Value::Event),
             PKind::Builtin(Builtin::Group | Builtin::Others) => return Err(self.give_up(e)),
@@ -386,6 +446,7 @@ impl Evaluator<'_> {
                 let b = self.col(base, cx, blk)?;
                 let typed = match (&b, f.builtin) {
                     (Col::Round, Some(bf)) => self.round_field(bf, blk),
+                    (Col::Me | Col::Pids(_), Some(bf)) => self.part_field(bf, &b, dom, blk),
                     _ => None,
                 };
                 match (typed, b) {
@@ -551,31 +612,93 @@ impl Evaluator<'_> {
             return Some(c);
         }
         let ev = self.event;
-        let mut out = Builder::new(blk.rounds.len());
-        for &(p, i) in &blk.rounds {
-            let en = &ev.participants[p].entries[i as usize];
-            match crate::eval::entry_flag(f, en) {
-                Some(b) => out.push(Value::Bool(b)),
-                None => out.push(Value::Num(self.entry_number(f, p, i as usize)?)),
+        let &(p0, i0) = blk.rounds.first()?;
+        let first = &ev.participants[p0].entries[i0 as usize];
+        let len = blk.rounds.len();
+        // The block's rounds are its participants' entries, in order.
+        let entries = blk.parts.clone().map(|p| (p, &ev.participants[p].entries));
+        // Which kind of field this is does not depend on the round (see
+        // `entry_flag`, `entry_number`): decided on the first one.
+        let c = if crate::eval::entry_flag(f, first).is_some() {
+            let mut bs = Vec::with_capacity(len);
+            for (_, ens) in entries {
+                for en in ens {
+                    bs.push(crate::eval::entry_flag(f, en)?);
+                }
             }
-        }
-        let c = out.finish();
+            Col::Bools(Rc::new(bs))
+        } else if f == BuiltinField::RunningScore {
+            let mut ns = Vec::with_capacity(len);
+            for p in blk.parts.clone() {
+                ns.extend_from_slice(&self.running[p]);
+            }
+            Col::Nums(Rc::new(ns))
+        } else if self.entry_number(f, p0, i0 as usize).is_some() {
+            let mut ns = Vec::with_capacity(len);
+            for (p, ens) in entries {
+                for i in 0..ens.len() {
+                    ns.push(self.entry_number(f, p, i)?);
+                }
+            }
+            Col::Nums(Rc::new(ns))
+        } else if f == BuiltinField::Opponent {
+            let mut ps = Vec::with_capacity(len);
+            for (_, ens) in entries {
+                ps.extend(ens.iter().map(|en| en.opponent.unwrap_or(NO_PID)));
+            }
+            Col::Pids(Rc::new(ps))
+        } else {
+            return None;
+        };
         self.col_memo
             .put(blk.parts.start, Dom::Rounds, key, c.clone());
         Some(c)
     }
 
+    /// A built-in field of the participants of column `c` (`score`,
+    /// `p.rated`), as [`Evaluator::field`] gives it; None for other fields.
+    fn part_field(&self, f: BuiltinField, c: &Col, dom: Dom, blk: &Block) -> Option<Col> {
+        use BuiltinField as F;
+        let ev = self.event;
+        match f {
+            F::Score | F::Rated | F::Withdrawn => {}
+            F::Rating if self.has_ratings => {}
+            _ => return None,
+        }
+        let len = blk.len(dom);
+        let mut out = Builder::new(len);
+        for j in 0..len {
+            let Some(p) = blk.pid(dom, c, j)? else {
+                out.push(Value::Undef);
+                continue;
+            };
+            let part = &ev.participants[p];
+            match f {
+                F::Score => out.push_num(self.scores[p]),
+                F::Rated => out.push(Value::Bool(part.rating.is_some_and(|r| r > 0))),
+                F::Withdrawn => out.push(Value::Bool(part.withdrawn_after.is_some())),
+                _ => match part.rating {
+                    Some(r) => out.push_num(Num::int(r)),
+                    None => out.push(Value::Undef),
+                },
+            }
+        }
+        Some(out.finish())
+    }
+
     /// The truth of each element of a condition's column (undefined is
     /// false), as [`Evaluator::truth`] gives it.
-    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Vec<bool>> {
-        if let Col::Bools(bs) = col {
-            return Ok(bs.as_ref().clone());
+    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Rc<Vec<bool>>> {
+        match col {
+            Col::Bools(bs) => return Ok(bs.clone()),
+            Col::Const(v) => return Ok(Rc::new(vec![self.truth(c, v)?; blk.len(dom)])),
+            _ => {}
         }
         let mut out = Vec::with_capacity(blk.len(dom));
         for j in 0..blk.len(dom) {
             out.push(self.truth(c, &blk.at(dom, col, j))?);
         }
-        Ok(out)
+        Ok(Rc::new(out))
     }
 
     /// A comparison or sum, difference or product of two columns of
@@ -651,6 +774,9 @@ impl Evaluator<'_> {
                 return Ok(Col::Const(self.cached_metric(id, 0, e)?));
             }
             self.fill_column(id);
+            if let Some(c) = self.gather(id, &t, dom, blk) {
+                return Ok(c);
+            }
             return self.map(blk, dom, |ev, j| match blk.at(dom, &t, j) {
                 Value::Part(q) => ev.cached_metric(id, q, e),
                 Value::Undef => Ok(Value::Undef),
@@ -660,17 +786,21 @@ impl Evaluator<'_> {
         if target.is_some() || cx.inline >= MAX_INLINE {
             return self.per_item(e, cx, blk);
         }
-        // Inline the body with the arguments' columns in its first slots.
-        let mut cols = Vec::with_capacity(args.len());
+        // Inline the body with the arguments in its first slots.
+        let mut locals = Vec::with_capacity(m.slots.max(args.len()));
         for a in args {
-            cols.push(self.col(a, cx, blk)?);
+            locals.push(if eager(a) {
+                Slot::Col(self.col(a, cx, blk)?)
+            } else {
+                Slot::Lazy(a, cx, OnceCell::new())
+            });
         }
-        let key: Option<Vec<ArgKey>> = cols
+        let key: Option<Vec<ArgKey>> = locals
             .iter()
             .map(|c| match c {
-                Col::Const(v) => Some(ArgKey::Const(v.clone())),
-                Col::Round => Some(ArgKey::Round),
-                Col::Me => Some(ArgKey::Me),
+                Slot::Col(Col::Const(v)) => Some(ArgKey::Const(v.clone())),
+                Slot::Col(Col::Round) => Some(ArgKey::Round),
+                Slot::Col(Col::Me) => Some(ArgKey::Me),
                 _ => None,
             })
             .collect();
@@ -680,8 +810,7 @@ impl Evaluator<'_> {
                 return Ok(c);
             }
         }
-        let mut locals: Vec<Option<Col>> = cols.into_iter().map(Some).collect();
-        locals.resize(m.slots.max(locals.len()), None);
+        locals.resize_with(m.slots.max(locals.len()), || Slot::Empty);
         let sub = Cx {
             dom,
             locals,
@@ -692,6 +821,26 @@ impl Evaluator<'_> {
             self.col_memo.put(blk.parts.start, dom, key, c.clone());
         }
         Ok(c)
+    }
+
+    /// The cached values of metric `id` (no arguments) for the participants
+    /// of column `t`, undefined where `t` is; None unless `t` holds
+    /// participants only and every one of them has a cached value.
+    fn gather(&self, id: MetricId, t: &Col, dom: Dom, blk: &Block) -> Option<Col> {
+        let cache = &self.cache[id];
+        let len = blk.len(dom);
+        let mut out = Builder::new(len);
+        for j in 0..len {
+            match blk.pid(dom, t, j)? {
+                None => out.push(Value::Undef),
+                Some(q) => match cache.get(q)? {
+                    Some(Value::Num(n)) => out.push_num(*n),
+                    Some(v) => out.push(v.clone()),
+                    None => return None,
+                },
+            }
+        }
+        Some(out.finish())
     }
 
     /// Participant `q`'s value of metric `id` (no arguments), from the cache
@@ -728,22 +877,26 @@ impl Evaluator<'_> {
         if cx.dom != Dom::Parts || !own_rounds {
             return Ok(None);
         }
-        let mut locals: Vec<Option<Col>> = cx
-            .locals
-            .iter()
-            .map(|c| c.as_ref().map(|c| blk.to_rounds(c)))
+        let mut locals: Vec<Slot> = self
+            .forced_locals(cx, blk)?
+            .into_iter()
+            .map(|c| c.map_or(Slot::Empty, |c| Slot::Col(blk.to_rounds(&c))))
             .collect();
         if locals.len() <= *slot {
-            locals.resize(*slot + 1, None);
+            locals.resize_with(*slot + 1, || Slot::Empty);
         }
-        locals[*slot] = Some(Col::Round);
+        locals[*slot] = Slot::Col(Col::Round);
         let sub = Cx {
             dom: Dom::Rounds,
             locals,
             inline: cx.inline,
         };
-        let cond = match &g.cond {
-            Some(c) => Some((c, self.col(c, &sub, blk)?)),
+        let dr = Dom::Rounds;
+        let keep = match &g.cond {
+            Some(c) => {
+                let cc = self.col(c, &sub, blk)?;
+                Some(self.truths(c, &cc, dr, blk)?)
+            }
             None => None,
         };
         let elem = self.col(&g.elem, &sub, blk)?;
@@ -752,20 +905,20 @@ impl Evaluator<'_> {
             _ => None,
         };
         let voluntary = match &g.voluntary {
-            Some(v) if agg.is_none() => Some((v, self.col(v, &sub, blk)?)),
+            Some(v) if agg.is_none() => {
+                let cv = self.col(v, &sub, blk)?;
+                Some(self.truths(v, &cv, dr, blk)?)
+            }
             _ => None,
         };
-        let dr = Dom::Rounds;
         let col = self.map(blk, Dom::Parts, |ev, j| {
             let rounds = blk.starts[j]..blk.starts[j + 1];
             match agg {
                 Some(agg) => {
                     let mut acc = Acc::new(agg);
                     for k in rounds {
-                        if let Some((c, cc)) = &cond {
-                            if !ev.truth(c, &blk.at(dr, cc, k))? {
-                                continue;
-                            }
+                        if keep.as_ref().is_some_and(|t| !t[k]) {
+                            continue;
                         }
                         if acc.push(ev, e, g, blk.at(dr, &elem, k))? {
                             break;
@@ -774,12 +927,10 @@ impl Evaluator<'_> {
                     acc.finish(ev, e)
                 }
                 None => {
-                    let mut items: Vec<ListItem> = Vec::new();
+                    let mut items: Vec<ListItem> = Vec::with_capacity(rounds.len());
                     for k in rounds {
-                        if let Some((c, cc)) = &cond {
-                            if !ev.truth(c, &blk.at(dr, cc, k))? {
-                                continue;
-                            }
+                        if keep.as_ref().is_some_and(|t| !t[k]) {
+                            continue;
                         }
                         let Some(value) = ev.list_value(g, blk.at(dr, &elem, k))? else {
                             continue;
@@ -788,10 +939,7 @@ impl Evaluator<'_> {
                             Some(b) => blk.at(dr, b, k),
                             None => Value::Undef,
                         };
-                        let vol = match &voluntary {
-                            Some((v, cv)) => ev.truth(v, &blk.at(dr, cv, k))?,
-                            None => false,
-                        };
+                        let vol = voluntary.as_ref().is_some_and(|t| t[k]);
                         ev.list_push(e, &mut items, value, key, vol)?;
                     }
                     Ok(Value::List(Rc::new(items)))
@@ -801,18 +949,48 @@ impl Evaluator<'_> {
         Ok(Some(col))
     }
 
+    /// Local slot `i`'s column (an argument not used before is computed now).
+    fn local(&mut self, cx: &Cx, i: usize, blk: &mut Block) -> R<Col> {
+        Ok(match cx.locals.get(i) {
+            None | Some(Slot::Empty) => Col::Const(Value::Undef),
+            Some(Slot::Col(c)) => c.clone(),
+            Some(Slot::Lazy(a, outer, cell)) => match cell.get() {
+                Some(c) => c.clone(),
+                None => {
+                    let c = self.col(a, outer, blk)?;
+                    cell.get_or_init(|| c).clone()
+                }
+            },
+        })
+    }
+
+    /// Every local slot's column, computing the arguments not used yet
+    /// (for a loop or the reference evaluator, which take them all).
+    fn forced_locals(&mut self, cx: &Cx, blk: &mut Block) -> R<Vec<Option<Col>>> {
+        let mut out = Vec::with_capacity(cx.locals.len());
+        for (i, s) in cx.locals.iter().enumerate() {
+            out.push(match s {
+                Slot::Empty => None,
+                _ => Some(self.local(cx, i, blk)?),
+            });
+        }
+        Ok(out)
+    }
+
     /// `e` evaluated element by element by the reference evaluator.
-    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
+    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
         let dom = cx.dom;
+        let locals = self.forced_locals(cx, blk)?;
         let mut env = Env {
             me: None,
-            locals: Vec::with_capacity(cx.locals.len()),
+            locals: Vec::with_capacity(locals.len()),
             group: None,
         };
+        let blk = &*blk;
         self.map(blk, dom, |ev, j| {
             env.me = Some(blk.owner(dom, j));
             env.locals.clear();
-            env.locals.extend(cx.locals.iter().map(|c| match c {
+            env.locals.extend(locals.iter().map(|c| match c {
                 Some(c) => blk.at(dom, c, j),
                 None => Value::Undef,
             }));

@@ -180,7 +180,7 @@ pub struct Evaluator<'a> {
     /// Total score per participant.
     pub scores: Vec<Num>,
     /// Score after each entry, per participant.
-    running: Vec<Vec<Num>>,
+    pub(crate) running: Vec<Vec<Num>>,
     /// Cached zero-argument metric values: `[metric][participant]`.
     pub(crate) cache: Vec<Vec<Option<Value>>>,
     /// Per metric: a columnar computation was tried (see [`crate::columns`]).
@@ -201,7 +201,7 @@ pub struct Evaluator<'a> {
     pub(crate) fuel: u64,
     /// Whether any participant has a rating, any entry boards: a ruleset
     /// asking for data the event does not have at all gets an error.
-    has_ratings: bool,
+    pub(crate) has_ratings: bool,
     has_boards: bool,
     /// Criteria's values while one tied group is being evaluated: a
     /// criterion that others use (FIDE 6.3 compares each member with every
