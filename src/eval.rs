@@ -336,7 +336,7 @@ impl<'a> Evaluator<'a> {
                 e,
                 "tb::eval::overflow",
                 "a value grew too large to hold exactly".into(),
-                "check the data for absurd numbers; values beyond about 10^30 are refused",
+                "check the data for absurd numbers; values beyond about 9.2 × 10^18 (64-bit fractions) are refused",
             )),
         }
     }

@@ -805,7 +805,7 @@ fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
         Rule::number => ExprKind::Num(Num::parse(p.as_str()).ok_or_else(|| {
             Diag::error("tb::parse::bad_number", "number too large to hold exactly")
                 .at(src, span, "here")
-                .with_help("numbers may have at most 28 significant digits")
+                .with_help("numbers may have at most 18 significant digits (exact fractions of 64-bit integers)")
         })?),
         Rule::string => ExprKind::Str(string(p)),
         Rule::boolean => {

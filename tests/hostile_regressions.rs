@@ -313,9 +313,15 @@ fn huge_numbers_in_a_ruleset_are_errors() {
         "tb::parse::bad_number",
     );
     assert!(d.location().is_some());
-    // Arithmetic past what i128 fractions hold: an error, not a wrap.
+    // Literals past 64 bits: a 20-digit whole number, 20 decimal places.
+    rejected("metric m = 99999999999999999999\n", "tb::parse::bad_number");
+    rejected(
+        "metric m = 0.00000000000000000001\n",
+        "tb::parse::bad_number",
+    );
+    // Arithmetic past what 64-bit fractions hold: an error, not a wrap.
     let rs = check_text(
-        "metric m = 9999999999999999999999999999 * 9999999999999999999999999999 * 9999999999999999999999999999\nprocedure p { step m desc }\nstandings p\n",
+        "metric m = 9999999999 * 9999999999 * 9999999999\nprocedure p { step m desc }\nstandings p\n",
     )
     .expect("checks");
     rank_fails_with(&small_event(), &rs, "tb::eval::overflow");
@@ -329,6 +335,14 @@ fn extreme_fractions_in_data_do_not_panic() {
         "\"170141183460469231731687303715884105727/2\"",
         "\"1/-170141183460469231731687303715884105728\"",
         "\"-170141183460469231731687303715884105728/-1\"",
+        "\"-9223372036854775808/3\"",
+        "\"9223372036854775807/2\"",
+        "-9223372036854775808",
+        "9223372036854775807",
+        "9223372036854775808",
+        "1e18",
+        "1e19",
+        "1e-19",
         "1e38",
         "-1e38",
         "1e-38",
@@ -351,12 +365,25 @@ fn num_never_panics_at_the_edges() {
         "170141183460469231731687303715884105727/170141183460469231731687303715884105726",
         "1/170141183460469231731687303715884105727",
         "-1/170141183460469231731687303715884105727",
+        // The edges of the 64-bit range a `Num` holds.
+        "-9223372036854775808/3",
+        "-9223372036854775808",
+        "9223372036854775807",
+        "9223372036854775807/9223372036854775806",
+        "1/9223372036854775807",
+        "-1/9223372036854775807",
+        "-9223372036854775807/2",
         "0",
         "1",
         "-1",
         "2/3",
     ];
     let nums: Vec<Num> = edge.iter().filter_map(|s| Num::parse(s)).collect();
+    assert_eq!(
+        nums.len(),
+        11,
+        "the 64-bit edges parse, the 128-bit ones do not"
+    );
     for &a in &nums {
         let _ = a.neg();
         let _ = a.to_string();

@@ -569,13 +569,19 @@ games = [ { home = "x", away = "y", vp = [0.1, 19.9] } ]
     let v = unit(&ev, e, "vp");
     assert_eq!(v.0.unwrap().add(v.1.unwrap()).unwrap(), Num::int(20));
 
-    let j = json(r#"{"event": {"values": {"a": 0.1, "b": "2/3", "c": 1E2, "d": 15.62e-2, "big": 123456789012345678901234}}}"#)
+    let j = json(r#"{"event": {"values": {"a": 0.1, "b": "2/3", "c": 1E2, "d": 15.62e-2, "big": 9223372036854775807}}}"#)
         .unwrap();
     assert_eq!(j.values["a"], n("0.1"));
     assert_eq!(j.values["b"], Num::ratio(2, 3).unwrap());
     assert_eq!(j.values["c"], Num::int(100));
     assert_eq!(j.values["d"], n("0.1562"));
-    assert_eq!(j.values["big"], n("123456789012345678901234"));
+    assert_eq!(j.values["big"], Num::int(i64::MAX));
+    // Past the 64-bit numerators and denominators a number holds: refused.
+    for big in ["9223372036854775808", "123456789012345678901234", "1e-19"] {
+        let text = format!(r#"{{"event": {{"values": {{"big": {big}}}}}}}"#);
+        let (d, at) = fails(json(&text), &text);
+        assert_eq!((d.code, at.as_str()), ("tb::load::native::syntax", big));
+    }
 }
 
 #[test]

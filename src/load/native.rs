@@ -695,7 +695,7 @@ impl Cx<'_> {
                 format!("{what} is not a number tb can hold exactly"),
                 "not an exact number",
                 "write a decimal such as 15.62 or a fraction such as \"2/3\"; \
-                 at most 28 significant digits, no infinities",
+                 at most 18 significant digits, no infinities",
             );
         }
         parsed

@@ -1736,13 +1736,14 @@ fn plain_games(raws: &[Raw], blocks: &[Block], by_num: &ByNum, rounds: u32) -> V
 fn total(entries: &[Entry]) -> Option<Num> {
     // Points in whole and half points (every shipped scoring) are added up
     // in halves, without reducing a fraction at each step. With numerators
-    // below 2^50 and fewer than 2^20 entries no partial sum can overflow,
-    // here or adding `Num`s, so both give the same exact sum.
+    // below 2^40 and fewer than 2^20 entries no partial sum (in halves,
+    // below 2^61) can overflow, here or adding 64-bit `Num`s, so both give
+    // the same exact sum.
     if entries.len() < 1 << 20 {
         let mut halves: i128 = 0;
         let small = entries.iter().all(|e| {
             let (n, d) = (e.points.numer(), e.points.denom());
-            let fits = n.unsigned_abs() < 1 << 50 && (d == 1 || d == 2);
+            let fits = n.unsigned_abs() < 1 << 40 && (d == 1 || d == 2);
             if fits {
                 halves += if d == 1 { 2 * n } else { n };
             }
