@@ -620,13 +620,9 @@ impl Evaluator<'_> {
         // Which kind of field this is does not depend on the round (see
         // `entry_flag`, `entry_number`): decided on the first one.
         let c = if crate::eval::entry_flag(f, first).is_some() {
-            let mut bs = Vec::with_capacity(len);
-            for (_, ens) in entries {
-                for en in ens {
-                    bs.push(crate::eval::entry_flag(f, en)?);
-                }
-            }
-            Col::Bools(Rc::new(bs))
+            let all = self.event_flags(f)?;
+            let b0 = self.entry_base[p0];
+            Col::Bools(Rc::new(all.get(b0..b0 + len)?.to_vec()))
         } else if f == BuiltinField::RunningScore {
             let mut ns = Vec::with_capacity(len);
             for p in blk.parts.clone() {
@@ -652,6 +648,24 @@ impl Evaluator<'_> {
         };
         self.col_memo
             .put(blk.parts.start, Dom::Rounds, key, c.clone());
+        Some(c)
+    }
+
+    /// Flag field `f` of every entry of the event, participant by
+    /// participant: read once (a byte per entry), sliced for each block.
+    fn event_flags(&mut self, f: BuiltinField) -> Option<Rc<Vec<bool>>> {
+        if let Some((_, c)) = self.flag_cols.iter().find(|(g, _)| *g == f) {
+            return Some(c.clone());
+        }
+        let ev = self.event;
+        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
+        for part in &ev.participants {
+            for en in &part.entries {
+                all.push(crate::eval::entry_flag(f, en)?);
+            }
+        }
+        let c = Rc::new(all);
+        self.flag_cols.push((f, c.clone()));
         Some(c)
     }
 

@@ -211,7 +211,10 @@ pub struct Evaluator<'a> {
     /// [`same_for_everyone`]), so computed once, not once per participant.
     pub(crate) same: Vec<bool>,
     /// Index of each participant's first entry among all entries.
-    entry_base: Vec<usize>,
+    pub(crate) entry_base: Vec<usize>,
+    /// Flag fields of every entry, in that order, once read in columns
+    /// (see [`crate::columns`]).
+    pub(crate) flag_cols: Vec<(BuiltinField, Rc<Vec<bool>>)>,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -307,6 +310,7 @@ impl<'a> Evaluator<'a> {
                     Some(base)
                 })
                 .collect(),
+            flag_cols: Vec::new(),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
         })
