@@ -330,14 +330,37 @@ impl Evaluator<'_> {
             return;
         }
         self.column_tried[id] = true;
-        // Columnar work is charged to its own budget, so that trying it
-        // never leaves the per-participant evaluator with less of its own.
+        let _ = self.columnar_work(|ev| ev.fill_blocks(id));
+    }
+
+    /// A step's expression (no tied group) for every participant, computed
+    /// in columns; None when it cannot be (the caller then evaluates it per
+    /// participant, and reports any error as before). Steps that are not
+    /// relative to a group are shown for everyone, so nothing is computed
+    /// that would not have been.
+    pub(crate) fn fill_expr(&mut self, e: &PExpr, slots: usize) -> Option<Vec<Value>> {
+        if !self.columnar || self.col_nest >= MAX_NEST {
+            return None;
+        }
+        let mut out = Vec::with_capacity(self.event.participants.len());
+        self.columnar_work(|ev| {
+            ev.blocks(e, slots, |_, blk, col| {
+                out.extend((0..blk.parts.len()).map(|j| blk.at(Dom::Parts, col, j)));
+            })
+        })
+        .ok()?;
+        Some(out)
+    }
+
+    /// Run columnar work: charged to its own budget, so that trying it never
+    /// leaves the per-participant evaluator with less of its own.
+    fn columnar_work<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         let outer = self.col_nest == 0;
         if outer {
             std::mem::swap(&mut self.fuel, &mut self.col_fuel);
         }
         self.col_nest += 1;
-        let _ = self.fill_blocks(id);
+        let r = f(self);
         self.col_nest -= 1;
         if outer {
             std::mem::swap(&mut self.fuel, &mut self.col_fuel);
@@ -346,11 +369,34 @@ impl Evaluator<'_> {
             // MB at 100,000 × 15) than recomputing them costs time.
             self.col_memo = Memo::default();
         }
+        r
     }
 
+    /// Metric `id` (no arguments) for every participant, into the cache.
     fn fill_blocks(&mut self, id: MetricId) -> R<()> {
         let rs = self.rs;
         let m = &rs.metrics[id];
+        let n = self.event.participants.len();
+        self.blocks(&m.body, m.slots, |ev, blk, col| {
+            let cache = &mut ev.cache[id];
+            if cache.len() < n {
+                cache.resize(n, None);
+            }
+            for (j, p) in blk.parts.clone().enumerate() {
+                cache[p] = Some(blk.at(Dom::Parts, col, j));
+            }
+        })
+    }
+
+    /// Expression `e` (a metric's body or a step, `slots` local slots) over
+    /// every participant, block by block, handing each block's column to
+    /// `put`. Stops at the first failure.
+    fn blocks(
+        &mut self,
+        e: &PExpr,
+        slots: usize,
+        mut put: impl FnMut(&mut Self, &Block, &Col),
+    ) -> R<()> {
         let n = self.event.participants.len();
         let mut p0 = 0;
         while p0 < n {
@@ -369,17 +415,11 @@ impl Evaluator<'_> {
             blk.parts = p0..p1;
             let cx = Cx {
                 dom: Dom::Parts,
-                locals: (0..m.slots).map(|_| Slot::Empty).collect(),
+                locals: (0..slots).map(|_| Slot::Empty).collect(),
                 inline: 0,
             };
-            let col = self.col(&m.body, &cx, &mut blk)?;
-            let cache = &mut self.cache[id];
-            if cache.len() < n {
-                cache.resize(n, None);
-            }
-            for (j, p) in (p0..p1).enumerate() {
-                cache[p] = Some(blk.at(Dom::Parts, &col, j));
-            }
+            let col = self.col(e, &cx, &mut blk)?;
+            put(self, &blk, &col);
             p0 = p1;
         }
         Ok(())

@@ -170,6 +170,17 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     // participant: kept, not recomputed when the step meets the participant
     // again (`repeat`, `restart`) or its column is printed.
     let mut step_values = StepValues::default();
+    // Every such value is shown for every participant: computed for all of
+    // them at once, in columns, where the step allows it (else per
+    // participant when first needed, as below).
+    for c in columns.iter().filter(|c| !c.group_relative) {
+        let step = &rs.procs[c.origin.0].steps[c.origin.1];
+        if let Some(vals) = ev.fill_expr(&step.expr, step.slots) {
+            for (p, v) in vals.into_iter().enumerate() {
+                step_values.put(c.origin.0, c.origin.1, p, n, v);
+            }
+        }
+    }
 
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
