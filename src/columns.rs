@@ -713,6 +713,10 @@ impl Evaluator<'_> {
     /// `p.rated`), as [`Evaluator::field`] gives it; None for other fields.
     fn part_field(&self, f: BuiltinField, c: &Col, dom: Dom, blk: &Block) -> Option<Col> {
         use BuiltinField as F;
+        if let (Col::Me, Dom::Rounds) = (c, dom) {
+            // The participant's own field, the same in each of its rounds.
+            return Some(blk.to_rounds(&self.part_field(f, c, Dom::Parts, blk)?));
+        }
         let ev = self.event;
         match f {
             F::Score | F::Rated | F::Withdrawn => {}
@@ -881,6 +885,10 @@ impl Evaluator<'_> {
     /// of column `t`, undefined where `t` is; None unless `t` holds
     /// participants only and every one of them has a cached value.
     fn gather(&self, id: MetricId, t: &Col, dom: Dom, blk: &Block) -> Option<Col> {
+        if let (Col::Me, Dom::Rounds) = (t, dom) {
+            // The participant's own value, the same in each of its rounds.
+            return Some(blk.to_rounds(&self.gather(id, t, Dom::Parts, blk)?));
+        }
         let cache = &self.cache[id];
         let len = blk.len(dom);
         let mut out = Builder::new(len);
@@ -965,6 +973,12 @@ impl Evaluator<'_> {
             }
             _ => None,
         };
+        // Typed columns read directly (most loops are over numbers).
+        let nums = |c: &Col| match c {
+            Col::Nums(v) => Some(v.clone()),
+            _ => None,
+        };
+        let (elem_nums, by_nums) = (nums(&elem), by.as_ref().and_then(nums));
         let col = self.map(blk, Dom::Parts, |ev, j| {
             let rounds = blk.starts[j]..blk.starts[j + 1];
             match agg {
@@ -974,7 +988,11 @@ impl Evaluator<'_> {
                         if keep.as_ref().is_some_and(|t| !t[k]) {
                             continue;
                         }
-                        if acc.push(ev, e, g, blk.at(dr, &elem, k))? {
+                        let v = match &elem_nums {
+                            Some(ns) => Value::Num(ns[k]),
+                            None => blk.at(dr, &elem, k),
+                        };
+                        if acc.push(ev, e, g, v)? {
                             break;
                         }
                     }
@@ -986,12 +1004,17 @@ impl Evaluator<'_> {
                         if keep.as_ref().is_some_and(|t| !t[k]) {
                             continue;
                         }
-                        let Some(value) = ev.list_value(g, blk.at(dr, &elem, k))? else {
-                            continue;
+                        let value = match &elem_nums {
+                            Some(ns) => ns[k],
+                            None => match ev.list_value(g, blk.at(dr, &elem, k))? {
+                                Some(n) => n,
+                                None => continue,
+                            },
                         };
-                        let key = match &by {
-                            Some(b) => blk.at(dr, b, k),
-                            None => Value::Undef,
+                        let key = match (&by_nums, &by) {
+                            (Some(ns), _) => Value::Num(ns[k]),
+                            (None, Some(b)) => blk.at(dr, b, k),
+                            (None, None) => Value::Undef,
                         };
                         let vol = voluntary.as_ref().is_some_and(|t| t[k]);
                         ev.list_push(e, &mut items, value, key, vol)?;
