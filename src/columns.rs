@@ -58,6 +58,9 @@ pub(crate) enum Col {
     Vals(Rc<Vec<Value>>),
     /// Numbers, all defined.
     Nums(Rc<Vec<Num>>),
+    /// Numbers or undefined (where the flag is false): an opponent's
+    /// score, undefined for a bye.
+    OptNums(Rc<Vec<Num>>, Rc<Vec<bool>>),
     /// True or false, all defined.
     Bools(Rc<Vec<bool>>),
     /// Participants (`r.opponent`); [`NO_PID`] where undefined.
@@ -73,12 +76,21 @@ impl Col {
     fn num(&self, j: usize) -> Option<Num> {
         match self {
             Col::Nums(v) => Some(v[j]),
+            Col::OptNums(v, d) if d[j] => Some(v[j]),
             Col::Const(Value::Num(n)) => Some(*n),
             _ => None,
         }
     }
     fn is_nums(&self) -> bool {
         matches!(self, Col::Nums(_) | Col::Const(Value::Num(_)))
+    }
+    /// The column as numbers, when it holds numbers only.
+    fn nums(&self) -> Option<NumView<'_>> {
+        match self {
+            Col::Nums(v) => Some(NumView::Each(v)),
+            Col::Const(Value::Num(n)) => Some(NumView::All(*n)),
+            _ => None,
+        }
     }
     fn is_bools(&self) -> bool {
         matches!(self, Col::Bools(_) | Col::Const(Value::Bool(_)))
@@ -92,9 +104,39 @@ impl Col {
     }
 }
 
+/// A column of numbers read without matching each element: a slice, or
+/// one number for all (a constant).
+#[derive(Clone, Copy)]
+enum NumView<'a> {
+    Each(&'a [Num]),
+    All(Num),
+}
+
+impl NumView<'_> {
+    #[inline]
+    fn at(self, j: usize) -> Num {
+        match self {
+            NumView::Each(v) => v[j],
+            NumView::All(n) => n,
+        }
+    }
+}
+
+/// `f` over the elements of two columns of numbers, pairwise.
+fn zip_nums<T>(a: NumView, b: NumView, len: usize, mut f: impl FnMut(Num, Num) -> T) -> Vec<T> {
+    use NumView::*;
+    match (a, b) {
+        (Each(x), Each(y)) => x.iter().zip(y).map(|(&x, &y)| f(x, y)).collect(),
+        (Each(x), All(y)) => x.iter().map(|&x| f(x, y)).collect(),
+        (All(x), Each(y)) => y.iter().map(|&y| f(x, y)).collect(),
+        (All(x), All(y)) => (0..len).map(|_| f(x, y)).collect(),
+    }
+}
+
 /// Builds a column value by value, typed while every value has one type.
 enum Builder {
     Nums(Vec<Num>),
+    OptNums(Vec<Num>, Vec<bool>),
     Bools(Vec<bool>),
     Vals(Vec<Value>),
 }
@@ -114,6 +156,14 @@ impl Builder {
     fn push(&mut self, v: Value) {
         match (&mut *self, v) {
             (Builder::Nums(ns), Value::Num(n)) => ns.push(n),
+            (Builder::OptNums(ns, ds), Value::Num(n)) => {
+                ns.push(n);
+                ds.push(true);
+            }
+            (Builder::OptNums(ns, ds), Value::Undef) => {
+                ns.push(Num::ZERO);
+                ds.push(false);
+            }
             (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
             (Builder::Vals(vs), v) => vs.push(v),
             (_, v) => self.push_other(v),
@@ -122,8 +172,14 @@ impl Builder {
     /// A value that changes the column's type (or starts it).
     fn push_other(&mut self, v: Value) {
         match (&mut *self, v) {
-            (Builder::Nums(ns), Value::Num(n)) => ns.push(n),
-            (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
+            (Builder::Nums(ns), Value::Undef) => {
+                let mut ds = Vec::with_capacity(ns.capacity());
+                ds.resize(ns.len(), true);
+                ds.push(false);
+                let mut ns = std::mem::take(ns);
+                ns.push(Num::ZERO);
+                *self = Builder::OptNums(ns, ds);
+            }
             (Builder::Nums(ns), Value::Bool(b)) if ns.is_empty() => {
                 let mut bs = Vec::with_capacity(ns.capacity());
                 bs.push(b);
@@ -135,6 +191,17 @@ impl Builder {
                     Builder::Nums(ns) => {
                         let mut vs = Vec::with_capacity(ns.capacity());
                         vs.extend(ns.into_iter().map(Value::Num));
+                        vs
+                    }
+                    Builder::OptNums(ns, ds) => {
+                        let mut vs = Vec::with_capacity(ns.capacity());
+                        vs.extend(ns.into_iter().zip(ds).map(|(n, d)| {
+                            if d {
+                                Value::Num(n)
+                            } else {
+                                Value::Undef
+                            }
+                        }));
                         vs
                     }
                     Builder::Bools(bs) => {
@@ -152,6 +219,7 @@ impl Builder {
     fn finish(self) -> Col {
         match self {
             Builder::Nums(ns) => Col::Nums(Rc::new(ns)),
+            Builder::OptNums(ns, ds) => Col::OptNums(Rc::new(ns), Rc::new(ds)),
             Builder::Bools(bs) => Col::Bools(Rc::new(bs)),
             Builder::Vals(vs) => Col::Vals(Rc::new(vs)),
         }
@@ -234,6 +302,10 @@ impl Block {
             Col::Const(v) => v.clone(),
             Col::Vals(vs) => vs[j].clone(),
             Col::Nums(ns) => Value::Num(ns[j]),
+            Col::OptNums(ns, ds) => match ds[j] {
+                true => Value::Num(ns[j]),
+                false => Value::Undef,
+            },
             Col::Bools(bs) => Value::Bool(bs[j]),
             Col::Pids(ps) => match ps[j] {
                 NO_PID => Value::Undef,
@@ -272,6 +344,13 @@ impl Block {
                     .map(|&(p, _)| vs[p - self.parts.start].clone())
                     .collect(),
             )),
+            Col::OptNums(ns, ds) => {
+                let at = |&(p, _): &(Pid, u32)| p - self.parts.start;
+                Col::OptNums(
+                    Rc::new(self.rounds.iter().map(|r| ns[at(r)]).collect()),
+                    Rc::new(self.rounds.iter().map(|r| ds[at(r)]).collect()),
+                )
+            }
             Col::Nums(ns) => Col::Nums(Rc::new(
                 self.rounds
                     .iter()
@@ -536,17 +615,24 @@ impl Evaluator<'_> {
                 }
                 let ca = self.col(a, cx, blk)?;
                 let cb = self.col(b, cx, blk)?;
-                if ca.is_nums() && cb.is_nums() {
-                    let pick = |j: usize| if truth[j] { ca.num(j) } else { cb.num(j) };
+                if let (Some(va), Some(vb)) = (ca.nums(), cb.nums()) {
                     Col::Nums(Rc::new(
-                        (0..truth.len())
-                            .map(|j| pick(j).unwrap_or(Num::ZERO))
+                        truth
+                            .iter()
+                            .enumerate()
+                            .map(|(j, &t)| if t { va.at(j) } else { vb.at(j) })
                             .collect(),
                     ))
                 } else {
-                    self.map(blk, dom, |_, j| {
-                        Ok(blk.at(dom, if truth[j] { &ca } else { &cb }, j))
-                    })?
+                    let mut out = Builder::new(truth.len());
+                    for (j, &t) in truth.iter().enumerate() {
+                        let c = if t { &ca } else { &cb };
+                        match c.num(j) {
+                            Some(n) => out.push_num(n),
+                            None => out.push(blk.at(dom, c, j)),
+                        }
+                    }
+                    out.finish()
                 }
             }
             PKind::Unary(op, x) => match self.col(x, cx, blk)? {
@@ -763,7 +849,9 @@ impl Evaluator<'_> {
     /// numbers, with the operators of [`Num`] as the reference evaluator
     /// applies them; None for other operators.
     fn nums_binary(&self, e: &PExpr, op: BinOp, a: &Col, b: &Col, len: usize) -> R<Option<Col>> {
-        let pair = |j: usize| (a.num(j).unwrap_or(Num::ZERO), b.num(j).unwrap_or(Num::ZERO));
+        let (Some(va), Some(vb)) = (a.nums(), b.nums()) else {
+            return Ok(None);
+        };
         Ok(Some(match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 let test = |o: std::cmp::Ordering| match op {
@@ -774,31 +862,24 @@ impl Evaluator<'_> {
                     BinOp::Gt => o.is_gt(),
                     _ => o.is_ge(),
                 };
-                Col::Bools(Rc::new(
-                    (0..len)
-                        .map(|j| {
-                            let (x, y) = pair(j);
-                            test(x.cmp(&y))
-                        })
-                        .collect(),
-                ))
+                Col::Bools(Rc::new(zip_nums(va, vb, len, |x, y| test(x.cmp(&y)))))
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
-                let mut out = Vec::with_capacity(len);
-                for j in 0..len {
-                    let (x, y) = pair(j);
+                let mut failed = None;
+                let out = zip_nums(va, vb, len, |x, y| {
                     let r = match op {
                         BinOp::Add => x.add(y),
                         BinOp::Sub => x.sub(y),
                         _ => x.mul(y),
                     };
-                    match r {
-                        Ok(n) => out.push(n),
-                        Err(er) => {
-                            self.arith(e, Err(er))?;
-                            return Ok(None);
-                        }
-                    }
+                    r.unwrap_or_else(|er| {
+                        failed.get_or_insert(er);
+                        Num::ZERO
+                    })
+                });
+                if let Some(er) = failed {
+                    self.arith(e, Err(er))?;
+                    return Ok(None);
                 }
                 Col::Nums(Rc::new(out))
             }
