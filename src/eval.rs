@@ -298,7 +298,7 @@ impl<'a> Evaluator<'a> {
             has_boards: event
                 .participants
                 .iter()
-                .any(|p| p.entries.iter().any(|e| !e.boards.is_empty())),
+                .any(|p| p.entries.iter().any(|e| !e.boards().is_empty())),
             group_cache: GroupCache::default(),
             same: same_for_everyone(rs),
             entry_base: event
@@ -855,7 +855,7 @@ impl<'a> Evaluator<'a> {
             Value::Parts(ps) => ps.len(),
             Value::Entries(p) => self.event.participants[*p].entries.len(),
             Value::Boards(p, i) => self.event.participants[*p].entries[*i as usize]
-                .boards
+                .boards()
                 .len(),
             Value::Nums(ns) => ns.len(),
             Value::Deals(ds) => ds.len(),
@@ -1204,7 +1204,7 @@ impl<'a> Evaluator<'a> {
                     std::collections::BTreeMap::new();
                 for p in who {
                     for (i, en) in ev.participants[p].entries.iter().enumerate() {
-                        for (bi, bd) in en.boards.iter().enumerate() {
+                        for (bi, bd) in en.boards().iter().enumerate() {
                             seen.entry((en.session, bd.number))
                                 .or_insert((p, i as u32, bi as u32));
                         }
@@ -1217,12 +1217,12 @@ impl<'a> Evaluator<'a> {
                 (Value::Part(p), Value::Board(q, i, bi)) => {
                     let ev = self.event;
                     let en = &ev.participants[*q].entries[*i as usize];
-                    let key = (en.session, en.boards[*bi as usize].number);
+                    let key = (en.session, en.boards()[*bi as usize].number);
                     ev.participants[*p]
                         .entries
                         .iter()
                         .filter(|x| x.session == key.0)
-                        .flat_map(|x| x.boards.iter())
+                        .flat_map(|x| x.boards().iter())
                         .find(|b| b.number == key.1)
                         .map(|b| Value::Num(b.score))
                         .unwrap_or(Value::Undef)
@@ -1311,7 +1311,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
             Value::Board(p, i, bi) => {
-                let bd = &ev.participants[*p].entries[*i as usize].boards[*bi as usize];
+                let bd = &ev.participants[*p].entries[*i as usize].boards()[*bi as usize];
                 match f.builtin {
                     Some(F::Number) => Value::Num(Num::int(bd.number as i64)),
                     Some(F::Score) => Value::Num(bd.score),

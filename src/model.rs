@@ -224,12 +224,50 @@ pub struct Entry {
     pub side: Option<Side>,
     /// How much this meeting counts (1; a triangle's half match ½).
     pub weight: Num,
+    /// Units, opposing units and boards, out of line: they are empty in
+    /// individual chess, where an event can hold millions of entries, and
+    /// three inline `Vec`s would nearly double the size of every entry.
+    /// None when all three are empty, never an all-empty [`EntryExtra`]
+    /// (write it only through [`EntryExtra::new`] or the setters), so the
+    /// derived equality still means "same units, against and boards".
+    pub(crate) extra: Option<Box<EntryExtra>>,
+}
+
+// Events hold one entry per participant and round (1.5 million at 100,000
+// players x 15 rounds) and filling fresh pages dominates the run time at
+// that size: keep rarely used data out of line so this stays small.
+const _: () = assert!(std::mem::size_of::<Entry>() <= 96);
+
+/// The parts of an [`Entry`] most events leave empty (see [`Entry::units`],
+/// [`Entry::against`], [`Entry::boards`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EntryExtra {
     /// This side's values in named units (IMPs, VPs, MP, GP, games won, ...).
     pub units: Vec<(UnitId, Num)>,
     /// The opposing side's values in the same units, when there is one.
     pub against: Vec<(UnitId, Num)>,
     /// Boards, when the data has them.
     pub boards: Vec<Board>,
+}
+
+impl EntryExtra {
+    /// The value of [`Entry`]'s `extra` for these parts: None when all
+    /// three are empty (and then nothing is allocated).
+    pub fn new(
+        units: Vec<(UnitId, Num)>,
+        against: Vec<(UnitId, Num)>,
+        boards: Vec<Board>,
+    ) -> Option<Box<EntryExtra>> {
+        if units.is_empty() && against.is_empty() && boards.is_empty() {
+            None
+        } else {
+            Some(Box::new(EntryExtra {
+                units,
+                against,
+                boards,
+            }))
+        }
+    }
 }
 
 impl Entry {
@@ -245,18 +283,62 @@ impl Entry {
             points,
             side: None,
             weight: Num::ONE,
-            units: Vec::new(),
-            against: Vec::new(),
-            boards: Vec::new(),
+            extra: None,
         }
+    }
+    /// This side's values in named units (IMPs, VPs, MP, GP, games won, ...).
+    pub fn units(&self) -> &[(UnitId, Num)] {
+        self.extra.as_deref().map_or(&[], |x| &x.units)
+    }
+    /// The opposing side's values in the same units, when there is one.
+    pub fn against(&self) -> &[(UnitId, Num)] {
+        self.extra.as_deref().map_or(&[], |x| &x.against)
+    }
+    /// Boards, when the data has them.
+    pub fn boards(&self) -> &[Board] {
+        self.extra.as_deref().map_or(&[], |x| &x.boards)
+    }
+    /// [`Entry::units`], to change in place (a slice: its length, and so
+    /// whether `extra` is needed, cannot change).
+    pub fn units_mut(&mut self) -> &mut [(UnitId, Num)] {
+        self.extra.as_deref_mut().map_or(&mut [], |x| &mut x.units)
+    }
+    /// [`Entry::against`], to change in place.
+    pub fn against_mut(&mut self) -> &mut [(UnitId, Num)] {
+        self.extra
+            .as_deref_mut()
+            .map_or(&mut [], |x| &mut x.against)
+    }
+    /// Replace [`Entry::units`].
+    pub fn set_units(&mut self, units: Vec<(UnitId, Num)>) {
+        let x = self.take_extra();
+        self.extra = EntryExtra::new(units, x.against, x.boards);
+    }
+    /// Replace [`Entry::against`].
+    pub fn set_against(&mut self, against: Vec<(UnitId, Num)>) {
+        let x = self.take_extra();
+        self.extra = EntryExtra::new(x.units, against, x.boards);
+    }
+    /// Replace [`Entry::boards`].
+    pub fn set_boards(&mut self, boards: Vec<Board>) {
+        let x = self.take_extra();
+        self.extra = EntryExtra::new(x.units, x.against, boards);
+    }
+    /// The out-of-line parts, leaving None (the setters rebuild `extra`
+    /// through [`EntryExtra::new`], which keeps it None when all are empty).
+    fn take_extra(&mut self) -> EntryExtra {
+        self.extra.take().map(|x| *x).unwrap_or_default()
     }
     /// Value of a unit for this side, if recorded.
     pub fn unit(&self, u: UnitId) -> Option<Num> {
-        self.units.iter().find(|(k, _)| *k == u).map(|(_, v)| *v)
+        self.units().iter().find(|(k, _)| *k == u).map(|(_, v)| *v)
     }
     /// Value of a unit for the opposing side, if recorded.
     pub fn unit_against(&self, u: UnitId) -> Option<Num> {
-        self.against.iter().find(|(k, _)| *k == u).map(|(_, v)| *v)
+        self.against()
+            .iter()
+            .find(|(k, _)| *k == u)
+            .map(|(_, v)| *v)
     }
 }
 
@@ -428,5 +510,27 @@ impl Event {
             }
             p.entries.sort_by_key(|e| e.round);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Entries compare equal whether their empty units, against and boards
+    /// were never set or set to empty: `extra` never holds an all-empty box.
+    #[test]
+    fn empty_extras_are_none() {
+        let scoring = Scoring::chess();
+        let plain = Entry::unplayed(1, Status::Played, Num::ONE, &scoring);
+        let mut e = plain.clone();
+        e.set_units(vec![(0, Num::ONE)]);
+        e.set_boards(Vec::new());
+        assert_eq!(e.units(), &[(0, Num::ONE)]);
+        assert_ne!(e, plain);
+        e.set_units(Vec::new());
+        assert!(e.extra.is_none());
+        assert_eq!(e, plain);
+        assert_eq!(EntryExtra::new(Vec::new(), Vec::new(), Vec::new()), None);
     }
 }

@@ -90,12 +90,12 @@ fn pairs_file_contents() {
     assert_eq!(p.recorded_score, tb::num::Num::parse("59.94"));
     // 13 encounters of two boards, each board's top 24 (13 results).
     assert_eq!(p.entries.len(), 13);
-    let boards: usize = p.entries.iter().map(|e| e.boards.len()).sum();
+    let boards: usize = p.entries.iter().map(|e| e.boards().len()).sum();
     assert_eq!(boards, 26);
     assert!(p
         .entries
         .iter()
-        .flat_map(|e| &e.boards)
+        .flat_map(|e| e.boards())
         .all(|b| b.top == Some(tb::num::Num::int(24))));
     // A two-winner movement: North-South in field 1, East-West in field 2.
     assert_eq!(p.values["field"], tb::num::Num::int(1));
@@ -175,7 +175,7 @@ fn multi_section_file() {
     let unplayed: Vec<_> = c1
         .entries
         .iter()
-        .flat_map(|e| &e.boards)
+        .flat_map(|e| e.boards())
         .filter(|b| !b.played)
         .collect();
     assert_eq!(unplayed.len(), 1);
@@ -213,9 +213,9 @@ fn teams_file() {
     let imps = ev.find_unit("imps").unwrap();
     assert_eq!(a.entries[0].unit(imps), Some(tb::num::Num::int(6)));
     assert_eq!(a.entries[0].unit_against(imps), Some(tb::num::Num::int(2)));
-    assert_eq!(a.entries[0].boards[1].score, tb::num::Num::int(-2));
+    assert_eq!(a.entries[0].boards()[1].score, tb::num::Num::int(-2));
     let b = part(&ev, "2");
-    assert_eq!(b.entries[0].boards[1].score, tb::num::Num::int(2));
+    assert_eq!(b.entries[0].boards()[1].score, tb::num::Num::int(2));
     assert!(ev.warnings.is_empty(), "{:?}", ev.warnings);
     let st = rank(&ev, &shipped("ebu/split-tie"));
     assert_eq!(order(&ev, &st), ["1", "2", "3", "4"]);

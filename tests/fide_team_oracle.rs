@@ -153,7 +153,7 @@ fn grandmommys_cup_loads_as_a_team_event() {
     for p in &event.participants {
         assert_eq!(p.entries.len(), 14, "team {}", p.id);
         for e in &p.entries {
-            assert!(e.boards.len() <= 4, "team {} round {}", p.id, e.round);
+            assert!(e.boards().len() <= 4, "team {} round {}", p.id, e.round);
         }
     }
     let (compared, agreed, failures) = compare(

@@ -411,19 +411,19 @@ fn bridge_teams_with_units_boards_and_a_triangle() {
         unit(&ev, e, "total"),
         (Some(Num::int(1230)), Some(Num::int(980)))
     );
-    assert_eq!(e.boards.len(), 2);
+    assert_eq!(e.boards().len(), 2);
     assert_eq!(
-        (e.boards[0].number, e.boards[0].score, e.boards[0].top),
+        (e.boards()[0].number, e.boards()[0].score, e.boards()[0].top),
         (7, Num::int(6), Some(Num::int(24)))
     );
-    assert!(!e.boards[1].played);
+    assert!(!e.boards()[1].played);
     let e = entry(&ev, "B", 1);
     assert_eq!(e.points, n("4.38"));
     assert_eq!(
         unit(&ev, e, "imps"),
         (Some(Num::int(23)), Some(Num::int(45)))
     );
-    assert_eq!(e.boards[0].score, Num::int(-6));
+    assert_eq!(e.boards()[0].score, Num::int(-6));
 
     // A bye with explicit points and a unit.
     let e = entry(&ev, "C", 1);
@@ -495,13 +495,13 @@ games = [
     let e = entry(&ev, "T1", 1);
     assert_eq!((e.points, e.outcome), (Num::int(2), Outcome::Win));
     assert_eq!(unit(&ev, e, "gp"), (Some(Num::int(3)), Some(Num::ONE)));
-    let scores: Vec<_> = e.boards.iter().map(|b| (b.number, b.score)).collect();
+    let scores: Vec<_> = e.boards().iter().map(|b| (b.number, b.score)).collect();
     assert_eq!(
         scores,
         vec![(1, Num::ONE), (2, n("0.5")), (3, Num::ONE), (4, n("0.5"))]
     );
     let e = entry(&ev, "T2", 1);
-    assert_eq!(e.boards[0].score, Num::ZERO);
+    assert_eq!(e.boards()[0].score, Num::ZERO);
     // No points and no result: the board totals decide (2-2 is a drawn match).
     let e = entry(&ev, "T1", 2);
     assert_eq!((e.points, e.outcome), (Num::ONE, Outcome::Draw));

@@ -19,8 +19,8 @@
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
-    Board, Decision, Entry, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport,
-    Status, System, UnitId,
+    Board, Decision, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring,
+    Side, Sport, Status, System, UnitId,
 };
 use crate::num::Num;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -1794,9 +1794,7 @@ fn read_game(
         points: pts[0],
         side: Some(Side::First),
         weight,
-        units: home_units.clone(),
-        against: away_units.clone(),
-        boards: home_boards,
+        extra: EntryExtra::new(home_units.clone(), away_units.clone(), home_boards),
     };
     let away_entry = Entry {
         round,
@@ -1808,9 +1806,7 @@ fn read_game(
         points: pts[1],
         side: Some(Side::Second),
         weight,
-        units: away_units,
-        against: home_units,
-        boards: away_boards,
+        extra: EntryExtra::new(away_units, home_units, away_boards),
     };
     // Partners share their side's entry; each one's opponent is the other
     // side's partner (or, without one, the other side's player).
@@ -1961,7 +1957,7 @@ fn read_bye(
     let (pid, span) = who?;
     let mut entry = Entry::unplayed(round, status, points, &s);
     entry.session = session;
-    entry.units = units;
+    entry.set_units(units);
     Some(ByeRec {
         round,
         pid,
@@ -2011,8 +2007,8 @@ fn same_entry(a: &Entry, b: &Entry) -> bool {
 }
 
 fn sort_units(e: &mut Entry) {
-    e.units.sort_by_key(|(u, _)| *u);
-    e.against.sort_by_key(|(u, _)| *u);
+    e.units_mut().sort_by_key(|(u, _)| *u);
+    e.against_mut().sort_by_key(|(u, _)| *u);
 }
 
 /// One game per pair per round (a repeat with the same result is dropped, a
@@ -2111,7 +2107,10 @@ fn canonical_units(ev: &mut Event) {
     let remap = canonical_order(ev);
     for p in &mut ev.participants {
         for e in &mut p.entries {
-            for (u, _) in e.units.iter_mut().chain(e.against.iter_mut()) {
+            for (u, _) in e.units_mut() {
+                *u = remap[*u as usize];
+            }
+            for (u, _) in e.against_mut() {
                 *u = remap[*u as usize];
             }
             sort_units(e);

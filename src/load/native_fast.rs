@@ -27,8 +27,8 @@ use super::{
     MEMBER_FIELDS, PARTICIPANT_FIELDS, ROUND_FIELDS, SCORING_FIELDS,
 };
 use crate::model::{
-    Decision, Entry, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport, Status,
-    System, UnitId,
+    Decision, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side,
+    Sport, Status, System, UnitId,
 };
 use crate::num::Num;
 use std::borrow::Cow;
@@ -514,8 +514,9 @@ impl Recs {
             let mut e = Entry::unplayed(b.round, b.status, self.nums[b.points as usize], scoring);
             e.session = b.session;
             let (at, len) = (b.units.0 as usize, b.units.1 as usize);
-            e.units = self.bye_units[at..at + len].to_vec();
-            e.units.sort_by_key(|(u, _)| *u);
+            let mut units = self.bye_units[at..at + len].to_vec();
+            units.sort_by_key(|(u, _)| *u);
+            e.set_units(units);
             return e;
         };
         let s = r % 2;
@@ -536,9 +537,11 @@ impl Recs {
             points: self.nums[g.points[s] as usize],
             side: Some(if s == 0 { Side::First } else { Side::Second }),
             weight: self.nums[weight as usize],
-            units: self.game_units_of(g, written, s),
-            against: self.game_units_of(g, written, 1 - s),
-            boards: Vec::new(),
+            extra: EntryExtra::new(
+                self.game_units_of(g, written, s),
+                self.game_units_of(g, written, 1 - s),
+                Vec::new(),
+            ),
         }
     }
 
@@ -1181,10 +1184,9 @@ impl<'a> Reader<'a> {
             let mut entries = Vec::with_capacity(by_round.len());
             for (round, r) in (1..).zip(&mut by_round) {
                 entries.push(if *r == usize::MAX {
-                    Entry {
-                        round,
-                        ..absent.clone()
-                    }
+                    let mut e = absent.clone();
+                    e.round = round;
+                    e
                 } else {
                     recs.entry(std::mem::replace(r, usize::MAX), &scoring)
                 });

@@ -1668,9 +1668,7 @@ fn game_entry(
         points: pts.of(status, outcome),
         side,
         weight: Num::ONE,
-        units: Vec::new(),
-        against: Vec::new(),
-        boards: Vec::new(),
+        extra: None,
     }
 }
 

@@ -35,7 +35,7 @@
 
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
-    Board, Entry, Event, Kind, Member, Outcome, Participant, Scoring, Side, Status,
+    Board, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Scoring, Side, Status,
 };
 use crate::num::Num;
 use std::collections::HashMap;
@@ -543,8 +543,7 @@ pub(crate) fn build(
                 |status: Status, mp: Num, gp: Num, boards: Vec<Board>, opp: Option<usize>| {
                     let mut e = Entry::unplayed(r, status, mp, &mscore);
                     e.opponent = opp;
-                    e.units = vec![(u_mp, mp), (u_gp, gp)];
-                    e.boards = boards;
+                    e.extra = EntryExtra::new(vec![(u_mp, mp), (u_gp, gp)], Vec::new(), boards);
                     e
                 };
             let e = if let Some(&(st, o)) = forfeits.get(&(r, ti)) {
@@ -567,7 +566,7 @@ pub(crate) fn build(
                     Some(o),
                 );
                 e.outcome = if win { Outcome::Win } else { Outcome::Loss };
-                e.against = vec![(u_mp, omp), (u_gp, ogp)];
+                e.set_against(vec![(u_mp, omp), (u_gp, ogp)]);
                 e
             } else if pab.contains_key(&(r, ti)) {
                 let (mp, gp) = pab_points.unwrap_or((mscore.win, times(game.win, size_n)));
@@ -622,9 +621,11 @@ pub(crate) fn build(
                             points: mp,
                             side,
                             weight: Num::ONE,
-                            units: vec![(u_mp, mp), (u_gp, gp)],
-                            against: vec![(u_mp, omp), (u_gp, ogp)],
-                            boards: x.boards.clone(),
+                            extra: EntryExtra::new(
+                                vec![(u_mp, mp), (u_gp, gp)],
+                                vec![(u_mp, omp), (u_gp, ogp)],
+                                x.boards.clone(),
+                            ),
                         }
                     }
                     _ => {
@@ -663,7 +664,7 @@ pub(crate) fn build(
         {
             e.points = mp;
             e.outcome = mscore.outcome_of(mp);
-            e.units = vec![(u_mp, mp), (u_gp, gp)];
+            e.set_units(vec![(u_mp, mp), (u_gp, gp)]);
         }
     }
     // Recorded totals (310) against the computed ones.

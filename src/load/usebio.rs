@@ -41,8 +41,8 @@
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
-    Board, Entry, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport, Status,
-    System,
+    Board, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport,
+    Status, System,
 };
 use crate::num::Num;
 use roxmltree::{Document, Node, ParsingOptions};
@@ -951,9 +951,7 @@ fn read_travellers(
                 points: mine,
                 side: Some(side),
                 weight,
-                units: vec![(mp, mine)],
-                against: vec![(mp, theirs)],
-                boards,
+                extra: EntryExtra::new(vec![(mp, mine)], vec![(mp, theirs)], boards),
             };
         entries[ns].push(mk(ew, Side::First, tot.0, tot.1, o, nb));
         entries[ew].push(mk(ns, Side::Second, tot.1, tot.0, flip(o), eb));
@@ -983,7 +981,7 @@ fn share_total(es: &mut [Entry], total: Option<Num>, warnings: &mut Vec<String>,
         // No published total: the percentage of the matchpoints available.
         let mut top = Num::ZERO;
         for e in es.iter() {
-            for b in &e.boards {
+            for b in e.boards() {
                 top = top.add(b.top.unwrap_or(Num::ZERO)).unwrap_or(top);
             }
         }
@@ -1233,9 +1231,7 @@ fn read_matches(
             points: m.score.0,
             side: Some(Side::First),
             weight,
-            units: hu.clone(),
-            against: au.clone(),
-            boards: hb,
+            extra: EntryExtra::new(hu.clone(), au.clone(), hb),
         });
         entries[m.away].push(Entry {
             round: m.round,
@@ -1247,9 +1243,7 @@ fn read_matches(
             points: m.score.1,
             side: Some(Side::Second),
             weight,
-            units: au,
-            against: hu,
-            boards: ab,
+            extra: EntryExtra::new(au, hu, ab),
         });
     }
     for es in entries.iter_mut() {
