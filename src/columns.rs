@@ -755,11 +755,11 @@ impl Evaluator<'_> {
                 ns.extend_from_slice(&self.running[p]);
             }
             Col::Nums(Rc::new(ns))
-        } else if self.entry_number(f, p0, i0 as usize).is_some() {
+        } else if crate::eval::entry_num(f, first).is_some() {
             let mut ns = Vec::with_capacity(len);
-            for (p, ens) in entries {
-                for i in 0..ens.len() {
-                    ns.push(self.entry_number(f, p, i)?);
+            for (_, ens) in entries {
+                for en in ens {
+                    ns.push(crate::eval::entry_num(f, en)?);
                 }
             }
             Col::Nums(Rc::new(ns))

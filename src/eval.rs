@@ -1355,16 +1355,10 @@ impl<'a> Evaluator<'a> {
     /// `r.points`, ...); None for the other fields. The one definition of
     /// these fields, for both evaluators.
     pub(crate) fn entry_number(&self, f: BuiltinField, p: Pid, i: usize) -> Option<Num> {
-        use BuiltinField as F;
-        let en = &self.event.participants[p].entries[i];
-        Some(match f {
-            F::Round => Num::int(en.round as i64),
-            F::Session => Num::int(en.session as i64),
-            F::Points => en.points,
-            F::RunningScore => self.running[p][i],
-            F::Weight => en.weight,
-            _ => return None,
-        })
+        match f {
+            BuiltinField::RunningScore => Some(self.running[p][i]),
+            _ => entry_num(f, &self.event.participants[p].entries[i]),
+        }
     }
 
     /// The opponent's side of entry `i` of participant `p`: the opponent's
@@ -1416,6 +1410,21 @@ impl<'a> Evaluator<'a> {
             &help,
         )
     }
+}
+
+/// A number field of an entry that the entry alone gives (not the running
+/// score, see [`Evaluator::entry_number`]); None for other fields. The one
+/// definition of these fields, for both evaluators.
+#[inline]
+pub(crate) fn entry_num(f: BuiltinField, en: &crate::model::Entry) -> Option<Num> {
+    use BuiltinField as F;
+    Some(match f {
+        F::Round => Num::int(en.round as i64),
+        F::Session => Num::int(en.session as i64),
+        F::Points => en.points,
+        F::Weight => en.weight,
+        _ => return None,
+    })
 }
 
 /// An entry's true-or-false built-in field (`r.played`, `r.voluntary`,
