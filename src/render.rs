@@ -1,10 +1,21 @@
 //! Standings and traces → text: table, JSON (a stable contract), CSV, Markdown, HTML.
+//!
+//! Every format is written straight into one pre-sized buffer: an event of
+//! 10,000 participants prints 10,000 rows, and a `String` per cell, a
+//! `format!` per value or a JSON tree per row cost far more than the
+//! evaluation that produced them. Numbers are printed by a 64-bit fast path
+//! that gives exactly the text of `Value::display` (the tests below compare
+//! the two); anything outside it goes through `Value::display` itself.
 
 use crate::eval::Value;
 use crate::model::Event;
+use crate::num::Num;
 use crate::plan::Ruleset;
-use crate::rank::{Outcome, Standings, TraceStep};
+use crate::rank::{Decided, Outcome, Standings, TraceStep};
 use serde_json::{json, Map, Value as Json};
+use std::cmp::Ordering;
+use std::fmt::{self, Write as _};
+use std::ops::Range;
 
 /// Output formats of `tb eval`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,6 +41,74 @@ pub struct Meta {
     pub notes: Vec<String>,
 }
 
+/// Text being written, held as bytes: appending a few ASCII digits to a
+/// `String` costs a UTF-8 check or a push per character, to a `Vec<u8>` one
+/// copy. Only `str`s, `char`s and ASCII digits go in, so it is UTF-8.
+#[derive(Default)]
+struct Out(Vec<u8>);
+
+impl Out {
+    fn with_capacity(n: usize) -> Out {
+        Out(Vec::with_capacity(n))
+    }
+
+    fn push_str(&mut self, s: &str) {
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn truncate(&mut self, len: usize) {
+        self.0.truncate(len);
+    }
+
+    fn into_string(self) -> String {
+        // Never lossy: see the type.
+        String::from_utf8(self.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    }
+}
+
+impl fmt::Write for Out {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// The text last written for a key, copied when the next row has the same
+/// key: consecutive rows are mostly decided by the same criterion, so its
+/// text need not be checked for escaping and written again.
+struct Repeat<K> {
+    key: Option<K>,
+    text: Range<usize>,
+}
+
+impl<K: PartialEq> Repeat<K> {
+    fn new() -> Repeat<K> {
+        Repeat {
+            key: None,
+            text: 0..0,
+        }
+    }
+
+    fn write(&mut self, out: &mut Out, key: K, write: impl FnOnce(&mut Out, &K)) {
+        let start = out.len();
+        if self.key.as_ref() == Some(&key) {
+            out.0.extend_from_within(self.text.clone());
+        } else {
+            write(out, &key);
+            self.key = Some(key);
+        }
+        self.text = start..out.len();
+    }
+}
+
 /// Whether row `i` shares its place. Rows are in rank order, so a shared
 /// place has a neighbour with the same rank (constant time: output stays
 /// linear in the number of participants).
@@ -38,35 +117,348 @@ fn is_shared(s: &Standings, i: usize) -> bool {
     (i > 0 && s.rows[i - 1].rank == r) || s.rows.get(i + 1).is_some_and(|x| x.rank == r)
 }
 
-fn rank_text(s: &Standings, i: usize) -> String {
-    let r = s.rows[i].rank;
-    let shared = is_shared(s, i);
-    if shared {
-        format!("{r}=")
-    } else {
-        r.to_string()
+/// The ruleset's title, or the name the user gave it.
+fn title<'a>(rs: &'a Ruleset, meta: &'a Meta) -> &'a str {
+    rs.title.as_deref().unwrap_or(&meta.ruleset)
+}
+
+/// Most decimal places the 64-bit fast path handles (10^18 < 2^63).
+const FAST_PLACES: u32 = 18;
+
+/// 10^k for every k up to [`FAST_PLACES`] (a load, not a loop).
+const POW10: [u64; FAST_PLACES as usize + 1] = {
+    let mut p = [1u64; FAST_PLACES as usize + 1];
+    let mut k = 1;
+    while k < p.len() {
+        p[k] = p[k - 1] * 10;
+        k += 1;
+    }
+    p
+};
+
+/// "00" to "99": the integer part is written two digits per division.
+const PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// Decimal text in parts: `-int.frac`, `frac` zero-padded to `places` digits.
+#[derive(Clone, Copy, Debug)]
+struct Fixed {
+    neg: bool,
+    int: u64,
+    frac: u64,
+    places: u32,
+}
+
+impl Fixed {
+    /// A whole number.
+    fn int(v: u64) -> Fixed {
+        Fixed {
+            neg: false,
+            int: v,
+            frac: 0,
+            places: 0,
+        }
+    }
+
+    /// `n` rounded to `places` places the way `Num::to_fixed` rounds it (floor
+    /// quotient; a remainder above half rounds up, exactly half away from
+    /// zero), or `None` if that does not fit in 64 bits.
+    fn round(n: Num, places: u32) -> Option<Fixed> {
+        if places > FAST_PLACES {
+            return None;
+        }
+        let num = i64::try_from(n.numer()).ok()?;
+        let den = i64::try_from(n.denom()).ok().filter(|&d| d > 0)?;
+        if den == 1 {
+            // A whole number: its digits, then zeros.
+            return Some(Fixed {
+                neg: num < 0,
+                int: num.unsigned_abs(),
+                frac: 0,
+                places,
+            });
+        }
+        let scale = POW10[places as usize] as i64;
+        let scaled = num.checked_mul(scale)?;
+        let (q, r) = (scaled.div_euclid(den), scaled.rem_euclid(den));
+        // 2r against den, written so that nothing can overflow.
+        let rounded = match r.cmp(&(den - r)) {
+            Ordering::Greater => q + 1,
+            Ordering::Less => q,
+            Ordering::Equal => q + i64::from(scaled >= 0),
+        };
+        let (abs, scale) = (rounded.unsigned_abs(), scale.unsigned_abs());
+        Some(Fixed {
+            neg: rounded < 0,
+            int: abs / scale,
+            frac: abs % scale,
+            places,
+        })
+    }
+
+    fn push(self, out: &mut Out) {
+        // Back to front into a stack buffer, appended at once.
+        let mut buf = [0u8; 1 + 20 + 1 + FAST_PLACES as usize];
+        let mut i = buf.len();
+        let mut f = self.frac;
+        for _ in 0..self.places {
+            i -= 1;
+            buf[i] = b'0' + (f % 10) as u8;
+            f /= 10;
+        }
+        if self.places > 0 {
+            i -= 1;
+            buf[i] = b'.';
+        }
+        let mut v = self.int;
+        while v >= 100 {
+            let d = (v % 100) as usize * 2;
+            v /= 100;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+        }
+        if v >= 10 {
+            let d = v as usize * 2;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+        } else {
+            i -= 1;
+            buf[i] = b'0' + v as u8;
+        }
+        if self.neg {
+            i -= 1;
+            buf[i] = b'-';
+        }
+        out.0.extend_from_slice(&buf[i..]);
     }
 }
 
-fn cell(v: &Value, decimals: Option<u32>) -> String {
-    v.display(decimals).unwrap_or_else(|| "-".into())
+/// A number as it reads exactly (`Num`'s `Display`).
+enum Exact {
+    /// A terminating decimal, in its shortest form.
+    Decimal(Fixed),
+    /// `num/den` (negative when `neg`): the decimal would not terminate.
+    Fraction { neg: bool, num: u64, den: u64 },
 }
 
-fn decided_text(s: &Standings, i: usize) -> String {
+impl Exact {
+    /// `None` if it does not fit the 64-bit fast path.
+    fn of(n: Num) -> Option<Exact> {
+        let num = i64::try_from(n.numer()).ok()?;
+        let den = u64::try_from(n.denom()).ok().filter(|&d| d > 0)?;
+        let (neg, abs) = (num < 0, num.unsigned_abs());
+        if den == 1 {
+            let whole = Fixed {
+                neg,
+                int: abs,
+                frac: 0,
+                places: 0,
+            };
+            return Some(Exact::Decimal(whole));
+        }
+        // A reduced fraction terminates iff its denominator is 2^a 5^b.
+        let twos = den.trailing_zeros();
+        let (mut rest, mut fives) = (den >> twos, 0);
+        while rest % 5 == 0 {
+            rest /= 5;
+            fives += 1;
+        }
+        if rest != 1 {
+            return Some(Exact::Fraction { neg, num: abs, den });
+        }
+        let places = twos.max(fives);
+        if places > FAST_PLACES {
+            return None;
+        }
+        // `den` divides 10^places: the decimal is exact, nothing to round.
+        let mult = POW10[places as usize] / den;
+        Some(Exact::Decimal(Fixed {
+            neg,
+            int: abs / den,
+            frac: abs % den * mult,
+            places,
+        }))
+    }
+}
+
+/// How `Value::display` shows the number `n`, by the 64-bit fast path
+/// (`None` outside it), and whether that is also its exact text (`Display`).
+fn shown(n: Num, decimals: Option<u32>) -> Option<(Fixed, bool)> {
+    match decimals {
+        Some(places) => Some((Fixed::round(n, places)?, false)),
+        None => match Exact::of(n)? {
+            Exact::Decimal(d) => Some((d, true)),
+            // Not a terminating decimal: four places, as `Value::display`.
+            Exact::Fraction { .. } => Some((Fixed::round(n, 4)?, false)),
+        },
+    }
+}
+
+/// Appends `v` as `Value::display` shows it: a number by the fast path, other
+/// text through `text`, which escapes it as the format needs (digits never
+/// need it). False, having written nothing, where it shows nothing.
+fn push_value(out: &mut Out, v: &Value, decimals: Option<u32>, text: fn(&mut Out, &str)) -> bool {
+    if let Some((f, _)) = match v {
+        Value::Num(n) => shown(*n, decimals),
+        _ => None,
+    } {
+        f.push(out);
+        return true;
+    }
+    match v.display(decimals) {
+        Some(shown) => {
+            text(out, &shown);
+            true
+        }
+        None => false,
+    }
+}
+
+/// A value as the table, Markdown, HTML and `explain` show it (`-` if undefined).
+fn push_cell(out: &mut Out, v: &Value, decimals: Option<u32>) {
+    if !push_value(out, v, decimals, Out::push_str) {
+        out.push('-');
+    }
+}
+
+/// Appends `n`'s `Display` text: its exact decimal, else `p/q`.
+fn push_exact(out: &mut Out, n: Num) {
+    match Exact::of(n) {
+        Some(Exact::Decimal(d)) => d.push(out),
+        Some(Exact::Fraction { neg, num, den }) => {
+            if neg {
+                out.push('-');
+            }
+            Fixed::int(num).push(out);
+            out.push('/');
+            Fixed::int(den).push(out);
+        }
+        None => {
+            let _ = write!(out, "{n}");
+        }
+    }
+}
+
+fn push_name(out: &mut Out, event: &Event, p: usize) {
+    let p = &event.participants[p];
+    out.push_str(&p.name);
+    out.push_str(" (");
+    out.push_str(&p.id);
+    out.push(')');
+}
+
+fn push_names(out: &mut Out, event: &Event, group: &[usize], sep: &str) {
+    for (k, &p) in group.iter().enumerate() {
+        if k > 0 {
+            out.push_str(sep);
+        }
+        push_name(out, event, p);
+    }
+}
+
+/// What decided row `i`'s place, as the table, CSV, Markdown and HTML say
+/// it, in pieces to be joined.
+fn decided(s: &Standings, i: usize) -> [&str; 4] {
     let row = &s.rows[i];
     if let Some(u) = &row.unresolved {
-        return format!("unresolved: {u}");
+        return ["unresolved: ", u, "", ""];
     }
-    let shared = is_shared(s, i);
-    if shared {
-        return "shared".into();
+    if is_shared(s, i) {
+        return ["shared", "", "", ""];
     }
     match &row.decided_by {
         Some(d) => match &d.cite {
-            Some(c) => format!("{} ({c})", d.criterion),
-            None => d.criterion.clone(),
+            Some(c) => [&d.criterion, " (", c, ")"],
+            None => [&d.criterion, "", "", ""],
         },
-        None => String::new(),
+        None => ["", "", "", ""],
+    }
+}
+
+/// A CSV field made of `parts`: quoted, quotes doubled, if it has a comma,
+/// quote or line break.
+fn push_csv_joined(out: &mut Out, parts: &[&str]) {
+    let special = |p: &&str| p.bytes().any(|b| matches!(b, b',' | b'"' | b'\n'));
+    if !parts.iter().any(special) {
+        parts.iter().for_each(|p| out.push_str(p));
+        return;
+    }
+    out.push('"');
+    for p in parts {
+        if p.contains('"') {
+            out.push_str(&p.replace('"', "\"\""));
+        } else {
+            out.push_str(p);
+        }
+    }
+    out.push('"');
+}
+
+fn push_csv(out: &mut Out, text: &str) {
+    push_csv_joined(out, &[text]);
+}
+
+/// The inside of a JSON string, escaped as serde_json escapes it.
+fn push_json_chars(out: &mut Out, text: &str) {
+    if text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        // Rare: serde_json's own escaping, without its quotes.
+        let quoted = Json::from(text).to_string();
+        out.push_str(&quoted[1..quoted.len() - 1]);
+    } else {
+        out.push_str(text);
+    }
+}
+
+fn push_json_str(out: &mut Out, text: &str) {
+    out.push('"');
+    push_json_chars(out, text);
+    out.push('"');
+}
+
+fn push_json_opt(out: &mut Out, text: Option<&str>) {
+    match text {
+        Some(t) => push_json_str(out, t),
+        None => out.push_str("null"),
+    }
+}
+
+/// `v`'s display text as a JSON string, or null where it has none.
+fn push_json_value(out: &mut Out, v: &Value, decimals: Option<u32>) {
+    let start = out.len();
+    out.push('"');
+    if push_value(out, v, decimals, push_json_chars) {
+        out.push('"');
+    } else {
+        out.truncate(start);
+        out.push_str("null");
+    }
+}
+
+fn push_markdown(out: &mut String, text: &str) {
+    if text.contains('|') {
+        out.push_str(&text.replace('|', "\\|"));
+    } else {
+        out.push_str(text);
+    }
+}
+
+fn push_html(out: &mut String, text: &str) {
+    if !text.bytes().any(|b| matches!(b, b'&' | b'<' | b'>' | b'"')) {
+        out.push_str(text);
+        return;
+    }
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
     }
 }
 
@@ -74,88 +466,104 @@ fn decided_text(s: &Standings, i: usize) -> String {
 pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
     match fmt {
         Format::Table => table(s, event, rs, meta),
-        Format::Json => {
-            serde_json::to_string_pretty(&to_json(s, event, rs, meta)).unwrap_or_default() + "\n"
-        }
+        Format::Json => json_text(s, event, rs, meta),
         Format::Csv => csv(s, event),
         Format::Markdown => markdown(s, event, rs, meta),
         Format::Html => html(s, event, rs, meta),
     }
 }
 
-fn header_cells(s: &Standings) -> Vec<String> {
-    let mut h = vec!["Rank".to_string(), "Participant".to_string()];
-    h.extend(s.columns.iter().map(|c| c.label.clone()));
-    h.push("Decided by".into());
-    h
+/// The cells of the table, Markdown and HTML outputs, header row first, in
+/// one string (rather than a `String` per cell).
+struct Cells {
+    text: String,
+    /// Cell `k` is `text[bounds[k]..bounds[k + 1]]`.
+    bounds: Vec<usize>,
+    /// Row `r` is cells `rows[r]..rows[r + 1]`.
+    rows: Vec<usize>,
 }
 
-fn body_cells(s: &Standings, event: &Event) -> Vec<Vec<String>> {
-    s.rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let p = &event.participants[r.pid];
-            let mut row = vec![rank_text(s, i), format!("{} ({})", p.name, p.id)];
-            row.extend(
-                r.values
-                    .iter()
-                    .zip(&s.columns)
-                    .map(|(v, c)| cell(v, c.decimals)),
-            );
-            row.push(decided_text(s, i));
-            row
-        })
-        .collect()
+impl Cells {
+    fn new(s: &Standings, event: &Event) -> Cells {
+        let per_row = s.columns.len() + 3;
+        let mut text = Out::with_capacity((s.rows.len() + 1) * (32 + 8 * per_row));
+        let mut bounds = Vec::with_capacity((s.rows.len() + 1) * per_row + 1);
+        let mut rows = Vec::with_capacity(s.rows.len() + 2);
+        bounds.push(0);
+        rows.push(0);
+        let head = ["Rank", "Participant"]
+            .into_iter()
+            .chain(s.columns.iter().map(|c| c.label.as_str()))
+            .chain(["Decided by"]);
+        for h in head {
+            text.push_str(h);
+            bounds.push(text.len());
+        }
+        rows.push(bounds.len() - 1);
+        for (i, r) in s.rows.iter().enumerate() {
+            Fixed::int(r.rank as u64).push(&mut text);
+            if is_shared(s, i) {
+                text.push('=');
+            }
+            bounds.push(text.len());
+            push_name(&mut text, event, r.pid);
+            bounds.push(text.len());
+            for (v, col) in r.values.iter().zip(&s.columns) {
+                push_cell(&mut text, v, col.decimals);
+                bounds.push(text.len());
+            }
+            decided(s, i).iter().for_each(|d| text.push_str(d));
+            bounds.push(text.len());
+            rows.push(bounds.len() - 1);
+        }
+        Cells {
+            text: text.into_string(),
+            bounds,
+            rows,
+        }
+    }
+
+    /// The number of rows, the header included.
+    fn len(&self) -> usize {
+        self.rows.len() - 1
+    }
+
+    /// Row `r`'s cells (row 0 is the header).
+    fn row(&self, r: usize) -> impl Iterator<Item = &str> {
+        self.bounds[self.rows[r]..=self.rows[r + 1]]
+            .windows(2)
+            .map(|w| &self.text[w[0]..w[1]])
+    }
 }
 
 fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{} — {}\n",
-        event.name,
-        rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
-    ));
+    let cells = Cells::new(s, event);
+    // Widths are in characters; in an all-ASCII table (the usual case)
+    // those are bytes, and need no counting.
+    let ascii = cells.text.is_ascii();
+    let chars = |c: &str| if ascii { c.len() } else { c.chars().count() };
+    let mut width = vec![0usize; cells.row(0).count()];
+    for r in 0..cells.len() {
+        for (w, c) in width.iter_mut().zip(cells.row(r)) {
+            *w = (*w).max(chars(c));
+        }
+    }
+    let line_len: usize = width.iter().map(|w| w + 2).sum::<usize>() + 1;
+    let mut out = String::with_capacity(1024 + (cells.len() + 1) * line_len);
+    let _ = writeln!(out, "{} — {}", event.name, title(rs, meta));
     if let Some(src) = &rs.source_doc {
-        out.push_str(&format!("Ruleset {}: {src}\n", meta.ruleset));
+        let _ = writeln!(out, "Ruleset {}: {src}", meta.ruleset);
     }
     for n in &meta.notes {
-        out.push_str(&format!("Note: {n}\n"));
+        let _ = writeln!(out, "Note: {n}");
     }
     out.push('\n');
-    let head = header_cells(s);
-    let body = body_cells(s, event);
-    let ncol = head.len();
-    let mut width = vec![0usize; ncol];
-    for row in std::iter::once(&head).chain(body.iter()) {
-        for (i, c) in row.iter().enumerate() {
-            width[i] = width[i].max(c.chars().count());
-        }
-    }
-    let line = |row: &Vec<String>| -> String {
-        let mut l = String::new();
-        for (i, c) in row.iter().enumerate() {
-            let pad = width[i] - c.chars().count();
-            // Numbers right-aligned, text left-aligned.
-            if i >= 2 && i + 1 < ncol {
-                l.push_str(&" ".repeat(pad));
-                l.push_str(c);
-            } else {
-                l.push_str(c);
-                if i + 1 < ncol {
-                    l.push_str(&" ".repeat(pad));
-                }
-            }
-            if i + 1 < ncol {
-                l.push_str("  ");
-            }
-        }
-        l.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(&head));
-    out.push_str(&line(&width.iter().map(|w| "-".repeat(*w)).collect()));
-    for row in &body {
-        out.push_str(&line(row));
+    let row = |r: usize| cells.row(r).map(|c| (c, chars(c)));
+    table_line(&mut out, &width, row(0));
+    let dashes = "-".repeat(width.iter().copied().max().unwrap_or(0));
+    table_line(&mut out, &width, width.iter().map(|&w| (&dashes[..w], w)));
+    for r in 1..cells.len() {
+        table_line(&mut out, &width, row(r));
     }
     let cites: Vec<String> = s
         .columns
@@ -163,15 +571,55 @@ fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
         .filter_map(|c| c.cite.as_ref().map(|ci| format!("{}: {ci}", c.label)))
         .collect();
     if !cites.is_empty() {
-        out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
+        let _ = writeln!(out, "\nCriteria: {}", cites.join("; "));
     }
     if let Some(seed) = s.lots_seed {
-        out.push_str(&format!("Lots seed: {seed}\n"));
+        let _ = writeln!(out, "Lots seed: {seed}");
     }
     out
 }
 
-/// The JSON document of `tb eval --format json` (see the README for the schema).
+/// One line of the aligned table from its cells and their widths in
+/// characters: numbers right-aligned, text left-aligned, two spaces between
+/// columns, no trailing blanks.
+fn table_line<'a>(
+    out: &mut String,
+    width: &[usize],
+    cells: impl Iterator<Item = (&'a str, usize)>,
+) {
+    let ncol = width.len();
+    let start = out.len();
+    for (i, (c, chars)) in cells.enumerate() {
+        let pad = width[i] - chars;
+        if i >= 2 && i + 1 < ncol {
+            push_spaces(out, pad);
+            out.push_str(c);
+        } else {
+            out.push_str(c);
+            if i + 1 < ncol {
+                push_spaces(out, pad);
+            }
+        }
+        if i + 1 < ncol {
+            out.push_str("  ");
+        }
+    }
+    let kept = out[start..].trim_end().len();
+    out.truncate(start + kept);
+    out.push('\n');
+}
+
+fn push_spaces(out: &mut String, mut n: usize) {
+    const SPACES: &str = "                                ";
+    while n > 0 {
+        let k = n.min(SPACES.len());
+        out.push_str(&SPACES[..k]);
+        n -= k;
+    }
+}
+
+/// The JSON document of `tb eval --format json` (see the README for the
+/// schema) as a tree; `render` writes the same text directly.
 pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json {
     let rows: Vec<Json> = s
         .rows
@@ -211,105 +659,292 @@ pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json 
             })
         })
         .collect();
-    json!({
-        "ruleset": {"name": meta.ruleset, "title": rs.title, "source": rs.source_doc, "edition": rs.edition},
-        "event": {"name": event.name, "participants": event.participants.len(), "rounds": event.rounds},
-        "columns": s.columns.iter().map(|c| json!({"label": c.label, "cite": c.cite})).collect::<Vec<_>>(),
-        "standings": rows,
-        "notes": meta.notes,
-        "warnings": event.warnings,
-        "lots_seed": s.lots_seed,
-    })
+    let (head, tail) = json_members(s, event, rs, meta);
+    let mut doc = Map::new();
+    doc.extend(head.map(|(k, v)| (k.to_string(), v)));
+    doc.insert("standings".into(), Json::Array(rows));
+    doc.extend(tail.map(|(k, v)| (k.to_string(), v)));
+    Json::Object(doc)
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+type Members = [(&'static str, Json); 3];
+
+/// The members of the document before `standings`, and after it.
+fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Members, Members) {
+    let columns = s.columns.iter();
+    let head = [
+        (
+            "ruleset",
+            json!({"name": meta.ruleset, "title": rs.title, "source": rs.source_doc, "edition": rs.edition}),
+        ),
+        (
+            "event",
+            json!({"name": event.name, "participants": event.participants.len(), "rounds": event.rounds}),
+        ),
+        (
+            "columns",
+            columns
+                .map(|c| json!({"label": c.label, "cite": c.cite}))
+                .collect(),
+        ),
+    ];
+    let tail = [
+        ("notes", json!(meta.notes)),
+        ("warnings", json!(event.warnings)),
+        ("lots_seed", json!(s.lots_seed)),
+    ];
+    (head, tail)
+}
+
+/// [`to_json`] pretty-printed, as serde_json prints it, without building the
+/// tree: the small members go through serde_json, the rows are written here.
+fn json_text(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+    // Each label's key once, where the label first appears, naming its last
+    // column: what inserting the columns into a JSON map in order gives.
+    let mut keys: Vec<(String, usize)> = Vec::new();
+    for (ci, c) in s.columns.iter().enumerate() {
+        let mut key = Out::default();
+        key.push_str("        ");
+        push_json_str(&mut key, &c.label);
+        key.push_str(": ");
+        let key = key.into_string();
+        match keys.iter_mut().find(|(k, _)| *k == key) {
+            Some(found) => found.1 = ci,
+            None => keys.push((key, ci)),
+        }
+    }
+    let mut out = Out::with_capacity(1024 + s.rows.len() * (320 + 80 * keys.len()));
+    let (head, tail) = json_members(s, event, rs, meta);
+    out.push('{');
+    for (key, value) in &head {
+        push_json_member(&mut out, key, value);
+        out.push(',');
+    }
+    out.push_str("\n  \"standings\": ");
+    if s.rows.is_empty() {
+        out.push_str("[]");
     } else {
-        s.to_string()
+        out.push('[');
+        let mut decided_by = Repeat::new();
+        for i in 0..s.rows.len() {
+            out.push_str(if i == 0 { "\n" } else { ",\n" });
+            json_row(&mut out, s, event, &keys, &mut decided_by, i);
+        }
+        out.push_str("\n  ]");
+    }
+    for (key, value) in &tail {
+        out.push(',');
+        push_json_member(&mut out, key, value);
+    }
+    out.push_str("\n}\n");
+    out.into_string()
+}
+
+/// `"key": value` at the top level of the document.
+fn push_json_member(out: &mut Out, key: &str, value: &Json) {
+    out.push_str("\n  ");
+    push_json_str(out, key);
+    out.push_str(": ");
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    // JSON strings escape their line breaks, so every one here is the
+    // printer's: indent them one level.
+    out.push_str(&text.replace('\n', "\n  "));
+}
+
+/// One entry of `standings`, as serde_json pretty-prints it there.
+fn json_row<'a>(
+    out: &mut Out,
+    s: &'a Standings,
+    event: &Event,
+    keys: &[(String, usize)],
+    decided_by: &mut Repeat<Option<&'a Decided>>,
+    i: usize,
+) {
+    let r = &s.rows[i];
+    let p = &event.participants[r.pid];
+    out.push_str("    {\n      \"rank\": ");
+    Fixed::int(r.rank as u64).push(out);
+    out.push_str(",\n      \"id\": ");
+    push_json_str(out, &p.id);
+    out.push_str(",\n      \"name\": ");
+    push_json_str(out, &p.name);
+    out.push_str(",\n      \"shared\": ");
+    out.push_str(if is_shared(s, i) { "true" } else { "false" });
+    out.push_str(",\n      \"values\": ");
+    let values = out.len();
+    let same = json_object(out, keys, &r.values, |out, v, ci| {
+        json_shown(out, v, s.columns[ci].decimals)
+    });
+    let values = values..out.len();
+    out.push_str(",\n      \"exact\": ");
+    if same {
+        // Every value is shown exactly (the usual case): the same text again.
+        out.0.extend_from_within(values);
+    } else {
+        json_object(out, keys, &r.values, |out, v, _| {
+            json_exact(out, v);
+            true
+        });
+    }
+    out.push_str(",\n      \"decided_by\": ");
+    decided_by.write(out, r.decided_by.as_ref(), |out, d| match d {
+        Some(d) => {
+            out.push_str("{\n        \"procedure\": ");
+            push_json_str(out, &d.procedure);
+            out.push_str(",\n        \"criterion\": ");
+            push_json_str(out, &d.criterion);
+            out.push_str(",\n        \"cite\": ");
+            push_json_opt(out, d.cite.as_deref());
+            out.push_str("\n      }");
+        }
+        None => out.push_str("null"),
+    });
+    out.push_str(",\n      \"unresolved\": ");
+    push_json_opt(out, r.unresolved.as_deref());
+    out.push_str("\n    }");
+}
+
+/// A row's `values` or `exact` object: `write` gives each value's JSON and
+/// says whether it is also the value's `exact` entry; so does the result,
+/// for all of them.
+fn json_object(
+    out: &mut Out,
+    keys: &[(String, usize)],
+    values: &[Value],
+    write: impl Fn(&mut Out, &Value, usize) -> bool,
+) -> bool {
+    let mut first = true;
+    let mut same = true;
+    for (key, ci) in keys {
+        let Some(v) = values.get(*ci) else { continue };
+        out.push_str(if first { "{\n" } else { ",\n" });
+        first = false;
+        out.push_str(key);
+        same &= write(out, v, *ci);
+    }
+    out.push_str(if first { "{}" } else { "\n      }" });
+    same
+}
+
+/// A `values` entry: decimal strings or null, nothing else (the contract),
+/// so an infinite quotient is null there (and "infinity" in `exact`).
+/// Returns whether the `exact` entry reads the same.
+fn json_shown(out: &mut Out, v: &Value, decimals: Option<u32>) -> bool {
+    match v {
+        Value::Inf => out.push_str("null"),
+        Value::Num(n) => match shown(*n, decimals) {
+            Some((f, exact)) => {
+                out.push('"');
+                f.push(out);
+                out.push('"');
+                return exact;
+            }
+            None => push_json_value(out, v, decimals),
+        },
+        _ => push_json_value(out, v, decimals),
+    }
+    false
+}
+
+/// An `exact` entry: the number's exact decimal or fraction, "infinity",
+/// or null where undefined.
+fn json_exact(out: &mut Out, v: &Value) {
+    match v {
+        Value::Num(n) => {
+            out.push('"');
+            push_exact(out, *n);
+            out.push('"');
+        }
+        Value::Inf => out.push_str("\"infinity\""),
+        Value::Undef => out.push_str("null"),
+        other => push_json_value(out, other, None),
     }
 }
 
 fn csv(s: &Standings, event: &Event) -> String {
-    let mut out = String::new();
-    let mut head = vec!["rank".to_string(), "id".to_string(), "name".to_string()];
-    head.extend(s.columns.iter().map(|c| c.label.clone()));
-    head.push("decided_by".into());
-    out.push_str(
-        &head
-            .iter()
-            .map(|h| csv_field(h))
-            .collect::<Vec<_>>()
-            .join(","),
-    );
+    let mut out = Out::with_capacity(256 + s.rows.len() * (48 + 12 * s.columns.len()));
+    let head = ["rank", "id", "name"]
+        .into_iter()
+        .chain(s.columns.iter().map(|c| c.label.as_str()))
+        .chain(["decided_by"]);
+    for (k, h) in head.enumerate() {
+        if k > 0 {
+            out.push(',');
+        }
+        push_csv(&mut out, h);
+    }
     out.push('\n');
+    let mut decided_by = Repeat::new();
     for (i, r) in s.rows.iter().enumerate() {
         let p = &event.participants[r.pid];
-        let mut row = vec![r.rank.to_string(), p.id.clone(), p.name.clone()];
-        row.extend(
-            r.values
-                .iter()
-                .zip(&s.columns)
-                .map(|(v, c)| v.display(c.decimals).unwrap_or_default()),
-        );
-        row.push(decided_text(s, i));
-        out.push_str(
-            &row.iter()
-                .map(|h| csv_field(h))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
+        Fixed::int(r.rank as u64).push(&mut out);
+        out.push(',');
+        push_csv(&mut out, &p.id);
+        out.push(',');
+        push_csv(&mut out, &p.name);
+        for (v, c) in r.values.iter().zip(&s.columns) {
+            out.push(',');
+            // An undefined value is an empty field.
+            push_value(&mut out, v, c.decimals, push_csv);
+        }
+        out.push(',');
+        decided_by.write(&mut out, decided(s, i), |out, d| push_csv_joined(out, d));
         out.push('\n');
     }
-    out
+    out.into_string()
 }
 
 fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let mut out = format!(
-        "## {} — {}\n\n",
-        event.name,
-        rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
-    );
-    let head = header_cells(s);
-    out.push_str(&format!("| {} |\n", head.join(" | ")));
-    out.push_str(&format!(
-        "|{}\n",
-        head.iter().map(|_| "---|").collect::<String>()
-    ));
-    for row in body_cells(s, event) {
-        out.push_str(&format!(
-            "| {} |\n",
-            row.iter()
-                .map(|c| c.replace('|', "\\|"))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        ));
+    let cells = Cells::new(s, event);
+    let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
+    let _ = write!(out, "## {} — {}\n\n", event.name, title(rs, meta));
+    for r in 0..cells.len() {
+        out.push_str("| ");
+        for (k, c) in cells.row(r).enumerate() {
+            if k > 0 {
+                out.push_str(" | ");
+            }
+            // The header is written as it is; only body cells are escaped.
+            if r == 0 {
+                out.push_str(c);
+            } else {
+                push_markdown(&mut out, c);
+            }
+        }
+        out.push_str(" |\n");
+        if r == 0 {
+            out.push('|');
+            for _ in cells.row(0) {
+                out.push_str("---|");
+            }
+            out.push('\n');
+        }
     }
     out
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let mut out = format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head><body>\n<h1>{}</h1>\n<p>{}</p>\n<table>\n<thead><tr>",
-        esc(&event.name),
-        esc(&event.name),
-        esc(&rs.title.clone().unwrap_or_else(|| meta.ruleset.clone()))
-    );
-    for h in header_cells(s) {
-        out.push_str(&format!("<th>{}</th>", esc(&h)));
+    let cells = Cells::new(s, event);
+    let mut out = String::with_capacity(1024 + cells.text.len() + 9 * cells.bounds.len());
+    out.push_str("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>");
+    push_html(&mut out, &event.name);
+    out.push_str("</title></head><body>\n<h1>");
+    push_html(&mut out, &event.name);
+    out.push_str("</h1>\n<p>");
+    push_html(&mut out, title(rs, meta));
+    out.push_str("</p>\n<table>\n<thead><tr>");
+    for h in cells.row(0) {
+        out.push_str("<th>");
+        push_html(&mut out, h);
+        out.push_str("</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
-    for row in body_cells(s, event) {
+    for r in 1..cells.len() {
         out.push_str("<tr>");
-        for c in row {
-            out.push_str(&format!("<td>{}</td>", esc(&c)));
+        for c in cells.row(r) {
+            out.push_str("<td>");
+            push_html(&mut out, c);
+            out.push_str("</td>");
         }
         out.push_str("</tr>\n");
     }
@@ -320,80 +955,221 @@ fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
 /// A readable account of each step that involved the given participants
 /// (all steps on tied groups when `ids` is empty).
 pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
-    let mut out = String::new();
-    let name = |p: usize| {
-        format!(
-            "{} ({})",
-            event.participants[p].name, event.participants[p].id
-        )
-    };
+    let mut out = Out::with_capacity(64 * (s.trace.len() + event.participants.len()));
     for t in &s.trace {
         if t.group.len() > event.participants.len().min(64) && pids.is_empty() {
             // The first split of the whole field is the score itself; summarise it.
-            out.push_str(&format!(
-                "{} / {}: ranks the whole field of {}\n",
+            let _ = writeln!(
+                out,
+                "{} / {}: ranks the whole field of {}",
                 t.procedure,
                 t.criterion,
                 t.group.len()
-            ));
+            );
             continue;
         }
         if !pids.is_empty() && !pids.iter().any(|p| t.group.contains(p)) {
             continue;
         }
         if !pids.is_empty() && t.group.len() > 64 {
-            let vals: Vec<String> = t
-                .values
-                .iter()
-                .filter(|(p, _)| pids.contains(p))
-                .map(|(p, v)| format!("{} = {}", name(*p), cell(v, t.decimals)))
-                .collect();
-            out.push_str(&format!(
-                "{} / {}: {}\n",
-                t.procedure,
-                t.criterion,
-                vals.join(", ")
-            ));
+            let _ = write!(out, "{} / {}: ", t.procedure, t.criterion);
+            let shown = t.values.iter().filter(|(p, _)| pids.contains(p));
+            for (k, (p, v)) in shown.enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                push_name(&mut out, event, *p);
+                out.push_str(" = ");
+                push_cell(&mut out, v, t.decimals);
+            }
+            out.push('\n');
             continue;
         }
-        explain_step(&mut out, t, &name);
+        explain_step(&mut out, t, event);
     }
-    out
+    out.into_string()
 }
 
-fn explain_step(out: &mut String, t: &TraceStep, name: &dyn Fn(usize) -> String) {
-    let cite = t
-        .cite
-        .as_ref()
-        .map(|c| format!(" [{c}]"))
-        .unwrap_or_default();
-    out.push_str(&format!("{} / {}{}\n", t.procedure, t.criterion, cite));
-    out.push_str(&format!(
-        "  tied: {}\n",
-        t.group
-            .iter()
-            .map(|&p| name(p))
-            .collect::<Vec<_>>()
-            .join(", ")
-    ));
+fn explain_step(out: &mut Out, t: &TraceStep, event: &Event) {
+    out.push_str(&t.procedure);
+    out.push_str(" / ");
+    out.push_str(&t.criterion);
+    if let Some(c) = &t.cite {
+        out.push_str(" [");
+        out.push_str(c);
+        out.push(']');
+    }
+    out.push_str("\n  tied: ");
+    push_names(out, event, &t.group, ", ");
+    out.push('\n');
     for (p, v) in &t.values {
-        out.push_str(&format!("    {} = {}\n", name(*p), cell(v, t.decimals)));
+        out.push_str("    ");
+        push_name(out, event, *p);
+        out.push_str(" = ");
+        push_cell(out, v, t.decimals);
+        out.push('\n');
     }
     match &t.outcome {
         Outcome::Skipped => out.push_str("  → condition does not hold; step skipped\n"),
         Outcome::NotSplit => out.push_str("  → does not separate them\n"),
         Outcome::Split(parts) => {
-            let txt: Vec<String> = parts
-                .iter()
-                .map(|g| g.iter().map(|&p| name(p)).collect::<Vec<_>>().join(" = "))
-                .collect();
-            out.push_str(&format!("  → {}\n", txt.join("  >  ")));
-            for (g, what) in &t.handoffs {
-                out.push_str(&format!(
-                    "    still tied: {} → {what}\n",
-                    g.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ")
-                ));
+            out.push_str("  → ");
+            for (k, g) in parts.iter().enumerate() {
+                if k > 0 {
+                    out.push_str("  >  ");
+                }
+                push_names(out, event, g, " = ");
             }
+            out.push('\n');
+            for (g, what) in &t.handoffs {
+                out.push_str("    still tied: ");
+                push_names(out, event, g, ", ");
+                out.push_str(" → ");
+                out.push_str(what);
+                out.push('\n');
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::ListItem;
+    use std::rc::Rc;
+
+    fn written(write: impl FnOnce(&mut Out)) -> String {
+        let mut out = Out::default();
+        write(&mut out);
+        out.into_string()
+    }
+
+    /// Numbers of every shape: whole, terminating and repeating fractions,
+    /// halves on both sides of zero, and the edges of 64 bits and of the
+    /// fast path (denominators whose decimal needs more than 18 places).
+    fn numbers() -> Vec<Num> {
+        let dens = [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            16,
+            20,
+            25,
+            40,
+            64,
+            100,
+            125,
+            128,
+            1000,
+            1024,
+            3125,
+            3 * 1024,
+            1 << 20,
+            1 << 40,
+            1 << 62,
+            5i128.pow(20),
+            5i128.pow(27),
+            i128::from(i64::MAX),
+        ];
+        let nums = (-250..=250).chain([
+            999_999,
+            -999_999,
+            1 << 40,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::from(i64::MAX / 3),
+            i128::from(i64::MIN / 7),
+        ]);
+        let mut out = Vec::new();
+        for num in nums {
+            for den in dens {
+                out.extend(Num::ratio(num, den).ok());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn numbers_read_as_value_display_and_num_display() {
+        let places = [None, Some(0), Some(1), Some(2), Some(3), Some(4)];
+        let places = places.into_iter().chain([6, 12, 17, 18, 19, 30].map(Some));
+        let places: Vec<_> = places.collect();
+        for n in numbers() {
+            let v = Value::Num(n);
+            for &d in &places {
+                let fast = written(|o| assert!(push_value(o, &v, d, Out::push_str)));
+                assert_eq!(Some(fast), v.display(d), "{n:?} to {d:?} places");
+            }
+            assert_eq!(written(|o| push_exact(o, n)), n.to_string(), "{n:?}");
+            if let Some((f, true)) = shown(n, None) {
+                // Said to read exactly: it does.
+                assert_eq!(written(|o| f.push(o)), n.to_string(), "{n:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn other_values_read_as_value_display() {
+        let item = |v: i64| ListItem {
+            value: Num::ratio(i128::from(v), 4).unwrap(),
+            key: Num::ZERO,
+            voluntary: false,
+        };
+        let values = [
+            Value::Undef,
+            Value::Inf,
+            Value::Bool(true),
+            Value::Bool(false),
+            Value::Str("a, \"b\" | <c> & d\n".into()),
+            Value::List(Rc::new(vec![item(1), item(-6), item(10)])),
+            Value::Event,
+        ];
+        for v in &values {
+            for d in [None, Some(0), Some(2)] {
+                let mut out = Out::default();
+                let shown = push_value(&mut out, v, d, Out::push_str);
+                let text = out.into_string();
+                assert_eq!(shown.then_some(text.clone()), v.display(d), "{v:?}");
+                assert!(shown || text.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn escaping_matches_the_formats() {
+        let texts = [
+            "plain",
+            "",
+            "Noom, Anna",
+            "say \"hi\"",
+            "a|b",
+            "<b>&amp;</b>",
+            "tab\tline\nreturn\r\u{1}\u{1f}\u{7f}",
+            "back\\slash",
+            "Ünïcødé — 名前",
+        ];
+        for t in texts {
+            let quoted = serde_json::to_string(t).unwrap();
+            assert_eq!(written(|o| push_json_str(o, t)), quoted);
+            let csv = if t.contains([',', '"', '\n']) {
+                format!("\"{}\"", t.replace('"', "\"\""))
+            } else {
+                t.to_string()
+            };
+            assert_eq!(written(|o| push_csv(o, t)), csv);
+            let mut html = String::new();
+            push_html(&mut html, t);
+            let esc = t
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('"', "&quot;");
+            assert_eq!(html, esc);
         }
     }
 }

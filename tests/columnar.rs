@@ -5,6 +5,7 @@
 //! the same error. (The fuzz harness makes the same comparison on every
 //! random ruleset and event it ranks.)
 
+mod common;
 use tb::diag::Source;
 use tb::model::Event;
 use tb::num::Num;
@@ -55,12 +56,7 @@ fn events() -> Vec<(String, Event)> {
 }
 
 fn rulesets() -> Vec<(String, Ruleset)> {
-    let mut out = Vec::new();
-    for (name, ..) in tb::shipped::list() {
-        let root = tb::check::load_root(name).expect("shipped");
-        let rs = tb::check::check(root, &tb::check::StdResolver, &[]).expect("checks");
-        out.push((name.to_string(), rs));
-    }
+    let mut out = common::shipped_rulesets();
     if tb::shipped::get("fide/lib").is_some() {
         // Every individual FIDE code, with modifiers, both editions.
         let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,PTP,APRO,APPO,WIN,WON,BPG,BWG,REP,STD,DE";

@@ -240,3 +240,14 @@ pub fn ahead(ev: &Event, st: &Standings, a: &str, b: &str) -> bool {
     let o = order(ev, st);
     o.iter().position(|x| x == a) < o.iter().position(|x| x == b)
 }
+
+/// Every shipped ruleset, checked.
+pub fn shipped_rulesets() -> Vec<(String, Ruleset)> {
+    let mut out = Vec::new();
+    for (name, ..) in tb::shipped::list() {
+        let root = tb::check::load_root(name).expect("shipped");
+        let rs = tb::check::check(root, &tb::check::StdResolver, &[]).expect("checks");
+        out.push((name.to_string(), rs));
+    }
+    out
+}

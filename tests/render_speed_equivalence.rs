@@ -1,0 +1,560 @@
+//! `src/render.rs` writes every format straight into one buffer, with a
+//! fast path for numbers; this checks it, byte for byte, against the simple
+//! implementation it replaced (kept below as the reference: a `String` per
+//! cell, `Value::display` per value; for JSON the public serde_json tree,
+//! `tb::render::to_json`), on real
+//! standings and on standings made hostile (names and values that need
+//! escaping in every format, every kind of value, duplicate labels,
+//! unresolved and shared places, no columns, no rows).
+
+mod common;
+use std::rc::Rc;
+use std::sync::Arc;
+use tb::diag::Source;
+use tb::eval::{ListItem, Value};
+use tb::model::Event;
+use tb::num::Num;
+use tb::plan::Ruleset;
+use tb::rank::{Decided, Options, Standings};
+use tb::render::{Format, Meta};
+
+const FORMATS: [Format; 5] = [
+    Format::Table,
+    Format::Json,
+    Format::Csv,
+    Format::Markdown,
+    Format::Html,
+];
+
+/// Both implementations agree on every format and on `explain` (all steps,
+/// and the steps of a few participants).
+fn check(what: &str, s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) {
+    for fmt in FORMATS {
+        let fast = tb::render::render(s, event, rs, meta, fmt);
+        let slow = reference::render(s, event, rs, meta, fmt);
+        if fast != slow {
+            let line = fast
+                .lines()
+                .zip(slow.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(0);
+            panic!(
+                "{what}, {fmt:?}: differs at line {}\nfast: {:?}\nslow: {:?}",
+                line + 1,
+                fast.lines().nth(line),
+                slow.lines().nth(line)
+            );
+        }
+    }
+    // The public tree of the JSON document prints the same text.
+    let tree = tb::render::to_json(s, event, rs, meta);
+    assert_eq!(
+        serde_json::to_string_pretty(&tree).unwrap() + "\n",
+        tb::render::render(s, event, rs, meta, Format::Json),
+        "{what}, to_json"
+    );
+    let n = event.participants.len();
+    let some: Vec<usize> = [0, n / 2, n.saturating_sub(1)]
+        .into_iter()
+        .filter(|&p| p < n)
+        .collect();
+    for pids in [&[][..], &some[..]] {
+        assert_eq!(
+            tb::render::explain(s, event, pids),
+            reference::explain(s, event, pids),
+            "{what}, explain {pids:?}"
+        );
+    }
+}
+
+fn load(name: &str, text: String) -> Event {
+    tb::load::load(&Source::new(name, text)).unwrap_or_else(|d| panic!("{}", d.plain()))
+}
+
+fn events() -> Vec<(String, Event)> {
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir("examples")
+        .expect("examples")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|x| x.to_str()),
+                Some("toml" | "csv" | "json")
+            )
+        })
+        .collect();
+    files.sort();
+    for p in files {
+        let name = p.to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&p).expect("read");
+        if let Ok(ev) = tb::load::load(&Source::new(&name, text)) {
+            out.push((name, ev));
+        }
+    }
+    let chess = tb::gen::chess_swiss(300, 9, 5).to_trf().expect("trf");
+    out.push(("gen.trf".into(), load("gen.trf", chess)));
+    let cards = tb::gen::cards_swiss(120, 7, 5).to_json();
+    out.push(("gen-cards.json".into(), load("gen-cards.json", cards)));
+    let bridge = tb::gen::bridge_swiss_teams(60, 7, 5).to_json();
+    out.push(("gen-bridge.json".into(), load("gen-bridge.json", bridge)));
+    out
+}
+
+fn rulesets() -> Vec<(String, Ruleset)> {
+    let mut out = common::shipped_rulesets();
+    let codes = "BH/C1,BH,SB,PS,ARO,DE,AOB,TPR,PTP,APRO,WON,REP,KS,FB";
+    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+    let rated = [("unrated_rating".to_string(), Num::int(1000))];
+    let rs = tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+    out.push((codes.to_string(), rs));
+    out
+}
+
+#[test]
+fn every_format_matches_the_reference_on_real_standings() {
+    let meta = Meta {
+        ruleset: "a/ruleset".into(),
+        notes: vec!["edition 2024".into()],
+    };
+    let rulesets = rulesets();
+    let mut compared = 0;
+    for (ename, ev) in &events() {
+        for (rname, rs) in &rulesets {
+            for lots_seed in [None, Some(7)] {
+                let opts = Options {
+                    lots_seed,
+                    ..Default::default()
+                };
+                if let Ok(st) = tb::rank::rank(ev, rs, &opts) {
+                    check(&format!("{rname} on {ename}"), &st, ev, rs, &meta);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 20, "only {compared} standings compared");
+}
+
+/// Names, labels and values that need escaping in every format, values of
+/// every kind (infinite, undefined, text, true/false, lists, repeating and
+/// huge fractions), a duplicate label, unresolved and undecided places.
+fn make_hostile(st: &mut Standings, ev: &mut Event, rs: &mut Ruleset, meta: &mut Meta) {
+    ev.name = "Open <2024> & \"Cup\", 1|2".into();
+    ev.warnings = vec!["recorded total, \"12\"".into()];
+    rs.title = Some("Tie-breaks | <\"quoted\"> & more".into());
+    meta.notes.push("a note\twith a tab".into());
+    for (k, p) in ev.participants.iter_mut().enumerate() {
+        match k % 6 {
+            0 => p.name = format!("Doe, \"J\" {k}"),
+            1 => p.name = "a|b <i>&amp;</i>\ttab\nline \\ back".into(),
+            2 => p.name = "Ünïcødé — 名前 \u{3000}".into(),
+            3 => p.id = format!("id,{k}"),
+            4 => p.name = String::new(),
+            _ => {}
+        }
+    }
+    let n = st.columns.len();
+    if n >= 2 {
+        st.columns[1].label = st.columns[0].label.clone();
+    }
+    if let Some(c) = st.columns.last_mut() {
+        c.label = "x\"y|<z>, w".into();
+        c.cite = Some("Art. 1, \"2\" | <3>".into());
+    }
+    for (j, c) in st.columns.iter_mut().enumerate() {
+        c.decimals = [None, Some(0), Some(2), Some(4), Some(19)][j % 5];
+    }
+    let item = |v: i64| ListItem {
+        value: Num::ratio(i128::from(v), 3).unwrap(),
+        key: Num::ZERO,
+        voluntary: false,
+    };
+    for (i, row) in st.rows.iter_mut().enumerate() {
+        for (j, v) in row.values.iter_mut().enumerate() {
+            *v = match (i + 2 * j) % 12 {
+                0 => Value::Inf,
+                1 => Value::Undef,
+                2 => Value::Str(Arc::from("s, \"q\" |<>&\n\\")),
+                3 => Value::Bool(i % 2 == 0),
+                4 => Value::List(Rc::new(vec![item(1), item(-5), item(9)])),
+                5 => Value::Num(Num::ratio(-7, 3).unwrap()),
+                6 => Value::Num(Num::ratio(i128::from(i64::MAX), 3).unwrap()),
+                7 => Value::Num(Num::ratio(1, 1 << 40).unwrap()),
+                8 => Value::Num(Num::ratio(-5, 2).unwrap()),
+                9 => Value::Num(Num::ratio(i128::from(i64::MIN), 1).unwrap()),
+                _ => continue,
+            };
+        }
+        match i % 9 {
+            3 => row.unresolved = Some("lots, \"drawn\" | <no> \u{3000}".into()),
+            5 => row.decided_by = None,
+            7 => {
+                row.decided_by = Some(Decided {
+                    procedure: "proc \"p\"".into(),
+                    criterion: "c|<1>, 2".into(),
+                    cite: None,
+                })
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn every_format_matches_the_reference_on_hostile_standings() {
+    let rulesets = rulesets();
+    let mut compared = 0;
+    for (ename, ev) in &events() {
+        for (rname, rs) in &rulesets {
+            let Ok(st) = tb::rank::rank(ev, rs, &Options::default()) else {
+                continue;
+            };
+            let (mut st, mut ev, mut rs) = (st, ev.clone(), rs.clone());
+            let mut meta = Meta::default();
+            make_hostile(&mut st, &mut ev, &mut rs, &mut meta);
+            let what = format!("hostile {rname} on {ename}");
+            check(&what, &st, &ev, &rs, &meta);
+            // No columns, then no rows.
+            st.columns.clear();
+            st.rows.iter_mut().for_each(|r| r.values.clear());
+            check(&format!("{what}, no columns"), &st, &ev, &rs, &meta);
+            st.rows.clear();
+            st.trace.clear();
+            check(&format!("{what}, no rows"), &st, &ev, &rs, &meta);
+            compared += 1;
+        }
+    }
+    assert!(compared > 20, "only {compared} standings compared");
+}
+
+/// The implementation `src/render.rs` had before it wrote into one buffer,
+/// unchanged but for the paths.
+mod reference {
+    use tb::eval::Value;
+    use tb::model::Event;
+    use tb::plan::Ruleset;
+    use tb::rank::{Outcome, Standings, TraceStep};
+    use tb::render::{Format, Meta};
+
+    /// Whether row `i` shares its place. Rows are in rank order, so a shared
+    /// place has a neighbour with the same rank (constant time: output stays
+    /// linear in the number of participants).
+    fn is_shared(s: &Standings, i: usize) -> bool {
+        let r = s.rows[i].rank;
+        (i > 0 && s.rows[i - 1].rank == r) || s.rows.get(i + 1).is_some_and(|x| x.rank == r)
+    }
+
+    fn rank_text(s: &Standings, i: usize) -> String {
+        let r = s.rows[i].rank;
+        let shared = is_shared(s, i);
+        if shared {
+            format!("{r}=")
+        } else {
+            r.to_string()
+        }
+    }
+
+    fn cell(v: &Value, decimals: Option<u32>) -> String {
+        v.display(decimals).unwrap_or_else(|| "-".into())
+    }
+
+    fn decided_text(s: &Standings, i: usize) -> String {
+        let row = &s.rows[i];
+        if let Some(u) = &row.unresolved {
+            return format!("unresolved: {u}");
+        }
+        let shared = is_shared(s, i);
+        if shared {
+            return "shared".into();
+        }
+        match &row.decided_by {
+            Some(d) => match &d.cite {
+                Some(c) => format!("{} ({c})", d.criterion),
+                None => d.criterion.clone(),
+            },
+            None => String::new(),
+        }
+    }
+
+    /// Render standings in a format.
+    pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
+        match fmt {
+            Format::Table => table(s, event, rs, meta),
+            Format::Json => {
+                serde_json::to_string_pretty(&tb::render::to_json(s, event, rs, meta))
+                    .unwrap_or_default()
+                    + "\n"
+            }
+            Format::Csv => csv(s, event),
+            Format::Markdown => markdown(s, event, rs, meta),
+            Format::Html => html(s, event, rs, meta),
+        }
+    }
+
+    fn header_cells(s: &Standings) -> Vec<String> {
+        let mut h = vec!["Rank".to_string(), "Participant".to_string()];
+        h.extend(s.columns.iter().map(|c| c.label.clone()));
+        h.push("Decided by".into());
+        h
+    }
+
+    fn body_cells(s: &Standings, event: &Event) -> Vec<Vec<String>> {
+        s.rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let p = &event.participants[r.pid];
+                let mut row = vec![rank_text(s, i), format!("{} ({})", p.name, p.id)];
+                row.extend(
+                    r.values
+                        .iter()
+                        .zip(&s.columns)
+                        .map(|(v, c)| cell(v, c.decimals)),
+                );
+                row.push(decided_text(s, i));
+                row
+            })
+            .collect()
+    }
+
+    fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+        let mut out = String::new();
+        out.push_str(&format!(
+            "{} — {}\n",
+            event.name,
+            rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
+        ));
+        if let Some(src) = &rs.source_doc {
+            out.push_str(&format!("Ruleset {}: {src}\n", meta.ruleset));
+        }
+        for n in &meta.notes {
+            out.push_str(&format!("Note: {n}\n"));
+        }
+        out.push('\n');
+        let head = header_cells(s);
+        let body = body_cells(s, event);
+        let ncol = head.len();
+        let mut width = vec![0usize; ncol];
+        for row in std::iter::once(&head).chain(body.iter()) {
+            for (i, c) in row.iter().enumerate() {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let line = |row: &Vec<String>| -> String {
+            let mut l = String::new();
+            for (i, c) in row.iter().enumerate() {
+                let pad = width[i] - c.chars().count();
+                // Numbers right-aligned, text left-aligned.
+                if i >= 2 && i + 1 < ncol {
+                    l.push_str(&" ".repeat(pad));
+                    l.push_str(c);
+                } else {
+                    l.push_str(c);
+                    if i + 1 < ncol {
+                        l.push_str(&" ".repeat(pad));
+                    }
+                }
+                if i + 1 < ncol {
+                    l.push_str("  ");
+                }
+            }
+            l.trim_end().to_string() + "\n"
+        };
+        out.push_str(&line(&head));
+        out.push_str(&line(&width.iter().map(|w| "-".repeat(*w)).collect()));
+        for row in &body {
+            out.push_str(&line(row));
+        }
+        let cites: Vec<String> = s
+            .columns
+            .iter()
+            .filter_map(|c| c.cite.as_ref().map(|ci| format!("{}: {ci}", c.label)))
+            .collect();
+        if !cites.is_empty() {
+            out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
+        }
+        if let Some(seed) = s.lots_seed {
+            out.push_str(&format!("Lots seed: {seed}\n"));
+        }
+        out
+    }
+
+    fn csv_field(s: &str) -> String {
+        if s.contains([',', '"', '\n']) {
+            format!("\"{}\"", s.replace('"', "\"\""))
+        } else {
+            s.to_string()
+        }
+    }
+
+    fn csv(s: &Standings, event: &Event) -> String {
+        let mut out = String::new();
+        let mut head = vec!["rank".to_string(), "id".to_string(), "name".to_string()];
+        head.extend(s.columns.iter().map(|c| c.label.clone()));
+        head.push("decided_by".into());
+        out.push_str(
+            &head
+                .iter()
+                .map(|h| csv_field(h))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
+        out.push('\n');
+        for (i, r) in s.rows.iter().enumerate() {
+            let p = &event.participants[r.pid];
+            let mut row = vec![r.rank.to_string(), p.id.clone(), p.name.clone()];
+            row.extend(
+                r.values
+                    .iter()
+                    .zip(&s.columns)
+                    .map(|(v, c)| v.display(c.decimals).unwrap_or_default()),
+            );
+            row.push(decided_text(s, i));
+            out.push_str(
+                &row.iter()
+                    .map(|h| csv_field(h))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            );
+            out.push('\n');
+        }
+        out
+    }
+
+    fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+        let mut out = format!(
+            "## {} — {}\n\n",
+            event.name,
+            rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
+        );
+        let head = header_cells(s);
+        out.push_str(&format!("| {} |\n", head.join(" | ")));
+        out.push_str(&format!(
+            "|{}\n",
+            head.iter().map(|_| "---|").collect::<String>()
+        ));
+        for row in body_cells(s, event) {
+            out.push_str(&format!(
+                "| {} |\n",
+                row.iter()
+                    .map(|c| c.replace('|', "\\|"))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            ));
+        }
+        out
+    }
+
+    fn esc(s: &str) -> String {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    }
+
+    fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+        let mut out = format!(
+            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head><body>\n<h1>{}</h1>\n<p>{}</p>\n<table>\n<thead><tr>",
+            esc(&event.name),
+            esc(&event.name),
+            esc(&rs.title.clone().unwrap_or_else(|| meta.ruleset.clone()))
+        );
+        for h in header_cells(s) {
+            out.push_str(&format!("<th>{}</th>", esc(&h)));
+        }
+        out.push_str("</tr></thead>\n<tbody>\n");
+        for row in body_cells(s, event) {
+            out.push_str("<tr>");
+            for c in row {
+                out.push_str(&format!("<td>{}</td>", esc(&c)));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</tbody>\n</table>\n</body></html>\n");
+        out
+    }
+
+    /// A readable account of each step that involved the given participants
+    /// (all steps on tied groups when `ids` is empty).
+    pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
+        let mut out = String::new();
+        let name = |p: usize| {
+            format!(
+                "{} ({})",
+                event.participants[p].name, event.participants[p].id
+            )
+        };
+        for t in &s.trace {
+            if t.group.len() > event.participants.len().min(64) && pids.is_empty() {
+                // The first split of the whole field is the score itself; summarise it.
+                out.push_str(&format!(
+                    "{} / {}: ranks the whole field of {}\n",
+                    t.procedure,
+                    t.criterion,
+                    t.group.len()
+                ));
+                continue;
+            }
+            if !pids.is_empty() && !pids.iter().any(|p| t.group.contains(p)) {
+                continue;
+            }
+            if !pids.is_empty() && t.group.len() > 64 {
+                let vals: Vec<String> = t
+                    .values
+                    .iter()
+                    .filter(|(p, _)| pids.contains(p))
+                    .map(|(p, v)| format!("{} = {}", name(*p), cell(v, t.decimals)))
+                    .collect();
+                out.push_str(&format!(
+                    "{} / {}: {}\n",
+                    t.procedure,
+                    t.criterion,
+                    vals.join(", ")
+                ));
+                continue;
+            }
+            explain_step(&mut out, t, &name);
+        }
+        out
+    }
+
+    fn explain_step(out: &mut String, t: &TraceStep, name: &dyn Fn(usize) -> String) {
+        let cite = t
+            .cite
+            .as_ref()
+            .map(|c| format!(" [{c}]"))
+            .unwrap_or_default();
+        out.push_str(&format!("{} / {}{}\n", t.procedure, t.criterion, cite));
+        out.push_str(&format!(
+            "  tied: {}\n",
+            t.group
+                .iter()
+                .map(|&p| name(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        for (p, v) in &t.values {
+            out.push_str(&format!("    {} = {}\n", name(*p), cell(v, t.decimals)));
+        }
+        match &t.outcome {
+            Outcome::Skipped => out.push_str("  → condition does not hold; step skipped\n"),
+            Outcome::NotSplit => out.push_str("  → does not separate them\n"),
+            Outcome::Split(parts) => {
+                let txt: Vec<String> = parts
+                    .iter()
+                    .map(|g| g.iter().map(|&p| name(p)).collect::<Vec<_>>().join(" = "))
+                    .collect();
+                out.push_str(&format!("  → {}\n", txt.join("  >  ")));
+                for (g, what) in &t.handoffs {
+                    out.push_str(&format!(
+                        "    still tied: {} → {what}\n",
+                        g.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ")
+                    ));
+                }
+            }
+        }
+    }
+}
