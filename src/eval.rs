@@ -1412,6 +1412,19 @@ impl<'a> Evaluator<'a> {
     }
 }
 
+impl Evaluator<'_> {
+    /// Forget the cached values of the metrics not in `keep` that hold
+    /// lists (the largest values); asked again, they are recomputed.
+    pub(crate) fn drop_lists(&mut self, keep: &[bool]) {
+        for (id, vals) in self.cache.iter_mut().enumerate() {
+            let lists = vals.iter().flatten().any(|v| matches!(v, Value::List(_)));
+            if lists && !keep.get(id).copied().unwrap_or(true) {
+                *vals = Vec::new();
+            }
+        }
+    }
+}
+
 /// A number field of an entry that the entry alone gives (not the running
 /// score, see [`Evaluator::entry_number`]); None for other fields. The one
 /// definition of these fields, for both evaluators.

@@ -12,7 +12,7 @@ use crate::ast::{Direction, EndKind, Select};
 use crate::diag::Diag;
 use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
-use crate::plan::{PAction, PStep, ProcId, Ruleset};
+use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use std::cmp::Ordering;
 use std::rc::Rc;
 
@@ -173,13 +173,44 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     // Every such value is shown for every participant: computed for all of
     // them at once, in columns, where the step allows it (else per
     // participant when first needed, as below).
-    for c in columns.iter().filter(|c| !c.group_relative) {
-        let step = &rs.procs[c.origin.0].steps[c.origin.1];
-        if let Some(vals) = ev.fill_expr(&step.expr, step.slots) {
-            for (p, v) in vals.into_iter().enumerate() {
-                step_values.put(c.origin.0, c.origin.1, p, n, v);
+    let precomputed: Vec<&Column> = columns.iter().filter(|c| !c.group_relative).collect();
+    // What the rest of the ranking may still evaluate per participant: the
+    // group-relative steps and every `when`. Once the values of the steps
+    // using a list metric are all kept, its lists (a few hundred MB at
+    // 100,000 × 15) can go; a metric dropped wrongly would only be
+    // recomputed, never give another value.
+    let mut needed = vec![false; rs.metrics.len()];
+    for proc_ in &rs.procs {
+        for s in &proc_.steps {
+            if s.group_relative {
+                mark_metrics(rs, &s.expr, &mut needed);
+            }
+            if let Some(w) = &s.when {
+                mark_metrics(rs, w, &mut needed);
             }
         }
+    }
+    let mut later = vec![needed.clone(); precomputed.len()];
+    for k in (0..precomputed.len()).rev() {
+        let next = k + 1;
+        if next < precomputed.len() {
+            let (o0, o1) = precomputed[next].origin;
+            later[k] = later[next].clone();
+            mark_metrics(rs, &rs.procs[o0].steps[o1].expr, &mut later[k]);
+        }
+    }
+    for (k, c) in precomputed.iter().enumerate() {
+        let step = &rs.procs[c.origin.0].steps[c.origin.1];
+        match ev.fill_expr(&step.expr, step.slots) {
+            Some(vals) => {
+                for (p, v) in vals.into_iter().enumerate() {
+                    step_values.put(c.origin.0, c.origin.1, p, n, v);
+                }
+            }
+            // Evaluated per participant later: keep everything.
+            None => break,
+        }
+        ev.drop_lists(&later[k]);
     }
 
     // Natural id order makes the result independent of input order.
@@ -415,6 +446,53 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         trace,
         lots_seed: opts.lots_seed,
     })
+}
+
+/// Mark every metric `e` uses, directly or through other metrics.
+fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
+    // Metrics are followed with a work list (chains of metrics can be
+    // thousands deep); an expression's own nesting is bounded by the parser.
+    let mut todo = Vec::new();
+    fn walk(e: &PExpr, used: &mut [bool], todo: &mut Vec<MetricId>) {
+        if let PKind::Metric(id, ..) = &e.kind {
+            if let Some(u) = used.get_mut(*id) {
+                if !*u {
+                    *u = true;
+                    todo.push(*id);
+                }
+            }
+        }
+        let mut each = |x: &PExpr| walk(x, used, todo);
+        match &e.kind {
+            PKind::Metric(_, target, args) => {
+                target.iter().for_each(|t| each(t));
+                args.iter().for_each(each);
+            }
+            PKind::Field(b, _) | PKind::Unary(_, b) => each(b),
+            PKind::Call(_, args) => args.iter().for_each(each),
+            PKind::Agg(_, g) | PKind::List(g) => {
+                g.fors.iter().for_each(|(_, c)| each(c));
+                each(&g.elem);
+                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
+                    each(x);
+                }
+            }
+            PKind::If(c, a, b) => {
+                each(c);
+                each(a);
+                each(b);
+            }
+            PKind::Binary(_, a, b) => {
+                each(a);
+                each(b);
+            }
+            _ => {}
+        }
+    }
+    walk(e, used, &mut todo);
+    while let Some(id) = todo.pop() {
+        walk(&rs.metrics[id].body, used, &mut todo);
+    }
 }
 
 /// Values of steps that are not group-relative: `[procedure][step][participant]`.
