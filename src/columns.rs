@@ -92,16 +92,6 @@ impl Col {
             _ => None,
         }
     }
-    fn is_bools(&self) -> bool {
-        matches!(self, Col::Bools(_) | Col::Const(Value::Bool(_)))
-    }
-    fn boolean(&self, j: usize) -> bool {
-        match self {
-            Col::Bools(v) => v[j],
-            Col::Const(Value::Bool(b)) => *b,
-            _ => false,
-        }
-    }
 }
 
 /// A column of numbers read without matching each element: a slice, or
@@ -670,16 +660,29 @@ impl Evaluator<'_> {
                     return Ok(Col::Const(Value::Bool(!and)));
                 }
                 let cb = self.col(b, cx, blk)?;
-                let mut out = Vec::with_capacity(len);
-                for (j, &t) in ta.iter().enumerate() {
-                    out.push(if t != and {
-                        !and
-                    } else if cb.is_bools() {
-                        cb.boolean(j)
-                    } else {
-                        self.truth(b, &blk.at(dom, &cb, j))?
-                    });
-                }
+                let decided = |t: bool| t != and;
+                let out: Vec<bool> = match &cb {
+                    Col::Bools(bs) => ta
+                        .iter()
+                        .zip(bs.iter())
+                        .map(|(&t, &x)| if decided(t) { !and } else { x })
+                        .collect(),
+                    Col::Const(Value::Bool(x)) => ta
+                        .iter()
+                        .map(|&t| if decided(t) { !and } else { *x })
+                        .collect(),
+                    _ => {
+                        let mut out = Vec::with_capacity(len);
+                        for (j, &t) in ta.iter().enumerate() {
+                            out.push(if decided(t) {
+                                !and
+                            } else {
+                                self.truth(b, &blk.at(dom, &cb, j))?
+                            });
+                        }
+                        out
+                    }
+                };
                 Ok(Col::Bools(Rc::new(out)))
             }
             BinOp::Coalesce => {
