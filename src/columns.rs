@@ -1084,6 +1084,10 @@ impl Evaluator<'_> {
                 }
                 None => {
                     let mut items: Vec<ListItem> = Vec::with_capacity(rounds.len());
+                    // `list_push` cannot fail with fewer rounds than a
+                    // list's limit: items are pushed directly, keyed as it
+                    // keys them (a number key, else the value itself).
+                    let direct = rounds.len() < crate::eval::MAX_LIST_ITEMS;
                     for k in rounds {
                         if keep.as_ref().is_some_and(|t| !t[k]) {
                             continue;
@@ -1095,12 +1099,24 @@ impl Evaluator<'_> {
                                 None => continue,
                             },
                         };
-                        let key = match (&by_nums, &by) {
-                            (Some(ns), _) => Value::Num(ns[k]),
-                            (None, Some(b)) => blk.at(dr, b, k),
-                            (None, None) => Value::Undef,
-                        };
                         let vol = voluntary.as_ref().is_some_and(|t| t[k]);
+                        let typed_key = match (&by_nums, &by) {
+                            (Some(ns), _) => Some(ns[k]),
+                            (None, None) => Some(value),
+                            (None, Some(_)) => None,
+                        };
+                        if let (true, Some(key)) = (direct, typed_key) {
+                            items.push(ListItem {
+                                value,
+                                key,
+                                voluntary: vol,
+                            });
+                            continue;
+                        }
+                        let key = match &by {
+                            Some(b) => blk.at(dr, b, k),
+                            None => Value::Undef,
+                        };
                         ev.list_push(e, &mut items, value, key, vol)?;
                     }
                     Ok(Value::List(Rc::new(items)))
