@@ -9,7 +9,10 @@
 //! round and constant arguments (`opponent_value(r, false, false)`) are
 //! inlined and their columns shared within the block; metrics of other
 //! participants (`r.opponent.adjusted_score`) are whole columns computed
-//! first and gathered.
+//! first and gathered. A step's criterion that is shown for everyone is
+//! computed the same way ([`Evaluator::fill_expr`]). Columns stay typed
+//! where they can (numbers, numbers with undefined holes, booleans,
+//! participants) so that most nodes run as plain loops over slices.
 //!
 //! The per-participant evaluator stays the reference. Every value here is
 //! made by its own operators, fields, functions and aggregates, item by
