@@ -325,39 +325,22 @@ impl Block {
     /// takes its participant's value).
     fn to_rounds(&self, c: &Col) -> Col {
         match c {
-            Col::Pids(ps) => Col::Pids(Rc::new(
-                self.rounds
-                    .iter()
-                    .map(|&(p, _)| ps[p - self.parts.start])
-                    .collect(),
-            )),
-            Col::Vals(vs) => Col::Vals(Rc::new(
-                self.rounds
-                    .iter()
-                    .map(|&(p, _)| vs[p - self.parts.start].clone())
-                    .collect(),
-            )),
-            Col::OptNums(ns, ds) => {
-                let at = |&(p, _): &(Pid, u32)| p - self.parts.start;
-                Col::OptNums(
-                    Rc::new(self.rounds.iter().map(|r| ns[at(r)]).collect()),
-                    Rc::new(self.rounds.iter().map(|r| ds[at(r)]).collect()),
-                )
-            }
-            Col::Nums(ns) => Col::Nums(Rc::new(
-                self.rounds
-                    .iter()
-                    .map(|&(p, _)| ns[p - self.parts.start])
-                    .collect(),
-            )),
-            Col::Bools(bs) => Col::Bools(Rc::new(
-                self.rounds
-                    .iter()
-                    .map(|&(p, _)| bs[p - self.parts.start])
-                    .collect(),
-            )),
+            Col::Pids(ps) => Col::Pids(self.spread(ps)),
+            Col::Vals(vs) => Col::Vals(self.spread(vs)),
+            Col::OptNums(ns, ds) => Col::OptNums(self.spread(ns), self.spread(ds)),
+            Col::Nums(ns) => Col::Nums(self.spread(ns)),
+            Col::Bools(bs) => Col::Bools(self.spread(bs)),
             other => other.clone(),
         }
+    }
+    /// One value per participant of the block, repeated for each of its rounds.
+    fn spread<T: Clone>(&self, per_part: &[T]) -> Rc<Vec<T>> {
+        Rc::new(
+            self.rounds
+                .iter()
+                .map(|&(p, _)| per_part[p - self.parts.start].clone())
+                .collect(),
+        )
     }
 }
 
