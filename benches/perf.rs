@@ -26,7 +26,14 @@ use tb::gen::Swiss;
 use tb::model::Event;
 use tb::plan::Ruleset;
 
+// The binary's allocator and settings, so that the figures are the binary's.
+#[path = "../src/alloc.rs"]
+mod alloc;
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
+    alloc::keep_freed_pages();
     divan::main();
 }
 

@@ -33,11 +33,14 @@ use crate::plan::*;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// About this many rounds per block: enough to spread each node's fixed
 /// cost thin, few enough for a column to stay in the processor's cache.
 const BLOCK_ENTRIES: usize = 2048;
+/// Stack of each thread computing blocks (the main thread's usual size;
+/// deeper nesting grows it on the heap, as on the main thread).
+const THREAD_STACK: usize = 8 * 1024 * 1024;
 /// Metrics with arguments inlined inside one another at most this deep;
 /// deeper calls are evaluated per item by the reference evaluator.
 const MAX_INLINE: usize = 16;
@@ -58,16 +61,16 @@ pub(crate) enum Col {
     /// The same value for every element.
     Const(Value),
     /// Any values.
-    Vals(Rc<Vec<Value>>),
+    Vals(Arc<Vec<Value>>),
     /// Numbers, all defined.
-    Nums(Rc<Vec<Num>>),
+    Nums(Arc<Vec<Num>>),
     /// Numbers or undefined (where the flag is false): an opponent's
     /// score, undefined for a bye.
-    OptNums(Rc<Vec<Num>>, Rc<Vec<bool>>),
+    OptNums(Arc<Vec<Num>>, Arc<Vec<bool>>),
     /// True or false, all defined.
-    Bools(Rc<Vec<bool>>),
+    Bools(Arc<Vec<bool>>),
     /// Participants (`r.opponent`); [`NO_PID`] where undefined.
-    Pids(Rc<Vec<Pid>>),
+    Pids(Arc<Vec<Pid>>),
     /// Each element's own round (the variable of `for r in rounds`).
     Round,
     /// Each element's participant (`me`).
@@ -211,10 +214,10 @@ impl Builder {
     }
     fn finish(self) -> Col {
         match self {
-            Builder::Nums(ns) => Col::Nums(Rc::new(ns)),
-            Builder::OptNums(ns, ds) => Col::OptNums(Rc::new(ns), Rc::new(ds)),
-            Builder::Bools(bs) => Col::Bools(Rc::new(bs)),
-            Builder::Vals(vs) => Col::Vals(Rc::new(vs)),
+            Builder::Nums(ns) => Col::Nums(Arc::new(ns)),
+            Builder::OptNums(ns, ds) => Col::OptNums(Arc::new(ns), Arc::new(ds)),
+            Builder::Bools(bs) => Col::Bools(Arc::new(bs)),
+            Builder::Vals(vs) => Col::Vals(Arc::new(vs)),
         }
     }
 }
@@ -334,8 +337,8 @@ impl Block {
         }
     }
     /// One value per participant of the block, repeated for each of its rounds.
-    fn spread<T: Clone>(&self, per_part: &[T]) -> Rc<Vec<T>> {
-        Rc::new(
+    fn spread<T: Clone>(&self, per_part: &[T]) -> Arc<Vec<T>> {
+        Arc::new(
             self.rounds
                 .iter()
                 .map(|&(p, _)| per_part[p - self.parts.start].clone())
@@ -433,7 +436,7 @@ impl Evaluator<'_> {
         let m = &rs.metrics[id];
         let n = self.event.participants.len();
         self.blocks(&m.body, m.slots, |ev, blk, col| {
-            let cache = &mut ev.cache[id];
+            let cache = Arc::make_mut(&mut ev.cache[id]);
             if cache.len() < n {
                 cache.resize(n, None);
             }
@@ -445,39 +448,120 @@ impl Evaluator<'_> {
 
     /// Expression `e` (a metric's body or a step, `slots` local slots) over
     /// every participant, block by block, handing each block's column to
-    /// `put`. Stops at the first failure.
+    /// `put` in order. Stops at the first failure.
+    ///
+    /// The first block is computed here: it computes every whole column of
+    /// other metrics that `e` gathers (`r.opponent.adjusted_score`), each
+    /// itself spread over the threads. The other blocks are then shared
+    /// out, in runs of consecutive blocks, among [`Evaluator::threads`]
+    /// forks of this evaluator, which read those columns and write nothing
+    /// here; their columns are handed to `put` after all have finished.
     fn blocks(
         &mut self,
         e: &PExpr,
         slots: usize,
         mut put: impl FnMut(&mut Self, &Block, &Col),
     ) -> R<()> {
-        let n = self.event.participants.len();
-        let mut p0 = 0;
-        while p0 < n {
-            let mut blk = Block {
-                parts: p0..p0,
-                rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
-                starts: vec![0],
-            };
-            let mut p1 = p0;
-            while p1 < n && (p1 == p0 || blk.rounds.len() < BLOCK_ENTRIES) {
-                let k = self.event.participants[p1].entries.len();
-                blk.rounds.extend((0..k as u32).map(|i| (p1, i)));
-                blk.starts.push(blk.rounds.len());
-                p1 += 1;
+        let spans = self.block_spans();
+        let Some((first, rest)) = spans.split_first() else {
+            return Ok(());
+        };
+        let (blk, col) = self.block_col(e, slots, first.clone())?;
+        put(self, &blk, &col);
+        let threads = self.threads.clamp(1, rest.len().max(1));
+        if threads == 1 {
+            for span in rest {
+                let (blk, col) = self.block_col(e, slots, span.clone())?;
+                put(self, &blk, &col);
             }
-            blk.parts = p0..p1;
-            let cx = Cx {
-                dom: Dom::Parts,
-                locals: (0..slots).map(|_| Slot::Empty).collect(),
-                inline: 0,
-            };
-            let col = self.col(e, &cx, &mut blk)?;
-            put(self, &blk, &col);
-            p0 = p1;
+            return Ok(());
+        }
+        let runs: Vec<&[Range<Pid>]> = rest.chunks(rest.len().div_ceil(threads)).collect();
+        let mut forks: Vec<Evaluator> = runs.iter().map(|_| self.fork()).collect();
+        let results: Vec<R<Vec<(Block, Col)>>> = std::thread::scope(|scope| {
+            let mut forks = forks.iter_mut();
+            let here = forks.next();
+            let mut handles = Vec::new();
+            for (fork, run) in forks.zip(&runs[1..]) {
+                let job = move || fork.block_cols(e, slots, run);
+                handles.push(
+                    std::thread::Builder::new()
+                        .stack_size(THREAD_STACK)
+                        .spawn_scoped(scope, job),
+                );
+            }
+            let mut results =
+                vec![here.map_or(Ok(Vec::new()), |f| f.block_cols(e, slots, runs[0]))];
+            for h in handles {
+                results.push(match h {
+                    Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+                    // No thread to be had: give the columnar attempt up.
+                    Err(_) => Err(self.give_up(e)),
+                });
+            }
+            results
+        });
+        self.absorb_fuel(&forks);
+        for r in results {
+            for (blk, col) in r? {
+                put(self, &blk, &col);
+            }
         }
         Ok(())
+    }
+
+    /// The participants of each block: consecutive participants with about
+    /// [`BLOCK_ENTRIES`] rounds in all (at least one participant).
+    fn block_spans(&self) -> Vec<Range<Pid>> {
+        let parts = &self.event.participants;
+        let mut spans = Vec::with_capacity(parts.len() * 16 / BLOCK_ENTRIES + 1);
+        let mut p0 = 0;
+        while p0 < parts.len() {
+            let mut p1 = p0;
+            let mut entries = 0;
+            while p1 < parts.len() && (p1 == p0 || entries < BLOCK_ENTRIES) {
+                entries += parts[p1].entries.len();
+                p1 += 1;
+            }
+            spans.push(p0..p1);
+            p0 = p1;
+        }
+        spans
+    }
+
+    /// Expression `e` over the blocks of `spans`, in order.
+    fn block_cols(
+        &mut self,
+        e: &PExpr,
+        slots: usize,
+        spans: &[Range<Pid>],
+    ) -> R<Vec<(Block, Col)>> {
+        spans
+            .iter()
+            .map(|span| self.block_col(e, slots, span.clone()))
+            .collect()
+    }
+
+    /// Expression `e` over one block: the participants of `parts`.
+    fn block_col(&mut self, e: &PExpr, slots: usize, parts: Range<Pid>) -> R<(Block, Col)> {
+        let mut blk = Block {
+            parts: parts.clone(),
+            rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
+            starts: Vec::with_capacity(parts.len() + 1),
+        };
+        blk.starts.push(0);
+        for p in parts {
+            let k = self.event.participants[p].entries.len();
+            blk.rounds.extend((0..k as u32).map(|i| (p, i)));
+            blk.starts.push(blk.rounds.len());
+        }
+        let cx = Cx {
+            dom: Dom::Parts,
+            locals: (0..slots).map(|_| Slot::Empty).collect(),
+            inline: 0,
+        };
+        let col = self.col(e, &cx, &mut blk)?;
+        Ok((blk, col))
     }
 
     fn give_up(&self, e: &PExpr) -> Box<EvalError> {
@@ -592,7 +676,7 @@ impl Evaluator<'_> {
                 let ca = self.col(a, cx, blk)?;
                 let cb = self.col(b, cx, blk)?;
                 if let (Some(va), Some(vb)) = (ca.nums(), cb.nums()) {
-                    Col::Nums(Rc::new(
+                    Col::Nums(Arc::new(
                         truth
                             .iter()
                             .enumerate()
@@ -614,7 +698,7 @@ impl Evaluator<'_> {
             PKind::Unary(op, x) => match self.col(x, cx, blk)? {
                 Col::Const(v) => Col::Const(self.unary_value(e, *op, x, v)?),
                 Col::Bools(bs) if *op == UnOp::Not => {
-                    Col::Bools(Rc::new(bs.iter().map(|b| !b).collect()))
+                    Col::Bools(Arc::new(bs.iter().map(|b| !b).collect()))
                 }
                 cv => self.map(blk, dom, |ev, j| {
                     ev.unary_value(e, *op, x, blk.at(dom, &cv, j))
@@ -669,7 +753,7 @@ impl Evaluator<'_> {
                         out
                     }
                 };
-                Ok(Col::Bools(Rc::new(out)))
+                Ok(Col::Bools(Arc::new(out)))
             }
             BinOp::Coalesce => {
                 let ca = match self.col(a, cx, blk) {
@@ -737,13 +821,13 @@ impl Evaluator<'_> {
         let c = if crate::eval::entry_flag(f, first).is_some() {
             let all = self.event_flags(f)?;
             let b0 = self.entry_base[p0];
-            Col::Bools(Rc::new(all.get(b0..b0 + len)?.to_vec()))
+            Col::Bools(Arc::new(all.get(b0..b0 + len)?.to_vec()))
         } else if f == BuiltinField::RunningScore {
             let mut ns = Vec::with_capacity(len);
             for p in blk.parts.clone() {
                 ns.extend_from_slice(&self.running[p]);
             }
-            Col::Nums(Rc::new(ns))
+            Col::Nums(Arc::new(ns))
         } else if crate::eval::entry_num(f, first).is_some() {
             let mut ns = Vec::with_capacity(len);
             for (_, ens) in entries {
@@ -751,13 +835,13 @@ impl Evaluator<'_> {
                     ns.push(crate::eval::entry_num(f, en)?);
                 }
             }
-            Col::Nums(Rc::new(ns))
+            Col::Nums(Arc::new(ns))
         } else if f == BuiltinField::Opponent {
             let mut ps = Vec::with_capacity(len);
             for (_, ens) in entries {
                 ps.extend(ens.iter().map(|en| en.opponent.unwrap_or(NO_PID)));
             }
-            Col::Pids(Rc::new(ps))
+            Col::Pids(Arc::new(ps))
         } else {
             return None;
         };
@@ -768,7 +852,7 @@ impl Evaluator<'_> {
 
     /// Flag field `f` of every entry of the event, participant by
     /// participant: read once (a byte per entry), sliced for each block.
-    fn event_flags(&mut self, f: BuiltinField) -> Option<Rc<Vec<bool>>> {
+    fn event_flags(&mut self, f: BuiltinField) -> Option<Arc<Vec<bool>>> {
         if let Some((_, c)) = self.flag_cols.iter().find(|(g, _)| *g == f) {
             return Some(c.clone());
         }
@@ -779,7 +863,7 @@ impl Evaluator<'_> {
                 all.push(crate::eval::entry_flag(f, en)?);
             }
         }
-        let c = Rc::new(all);
+        let c = Arc::new(all);
         self.flag_cols.push((f, c.clone()));
         Some(c)
     }
@@ -821,17 +905,17 @@ impl Evaluator<'_> {
 
     /// The truth of each element of a condition's column (undefined is
     /// false), as [`Evaluator::truth`] gives it.
-    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Rc<Vec<bool>>> {
+    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Arc<Vec<bool>>> {
         match col {
             Col::Bools(bs) => return Ok(bs.clone()),
-            Col::Const(v) => return Ok(Rc::new(vec![self.truth(c, v)?; blk.len(dom)])),
+            Col::Const(v) => return Ok(Arc::new(vec![self.truth(c, v)?; blk.len(dom)])),
             _ => {}
         }
         let mut out = Vec::with_capacity(blk.len(dom));
         for j in 0..blk.len(dom) {
             out.push(self.truth(c, &blk.at(dom, col, j))?);
         }
-        Ok(Rc::new(out))
+        Ok(Arc::new(out))
     }
 
     /// A comparison or sum, difference or product of two columns of
@@ -851,7 +935,7 @@ impl Evaluator<'_> {
                     BinOp::Gt => o.is_gt(),
                     _ => o.is_ge(),
                 };
-                Col::Bools(Rc::new(zip_nums(va, vb, len, |x, y| test(x.cmp(&y)))))
+                Col::Bools(Arc::new(zip_nums(va, vb, len, |x, y| test(x.cmp(&y)))))
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let mut failed = None;
@@ -870,7 +954,7 @@ impl Evaluator<'_> {
                     self.arith(e, Err(er))?;
                     return Ok(None);
                 }
-                Col::Nums(Rc::new(out))
+                Col::Nums(Arc::new(out))
             }
             _ => return Ok(None),
         }))
@@ -1105,7 +1189,7 @@ impl Evaluator<'_> {
                         };
                         ev.list_push(e, &mut items, value, key, vol)?;
                     }
-                    Ok(Value::List(Rc::new(items)))
+                    Ok(Value::List(Arc::new(items)))
                 }
             }
         })?;

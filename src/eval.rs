@@ -6,7 +6,6 @@ use crate::model::{Event, Pid, Side, Status, System};
 use crate::num::{Num, NumError, Rounding};
 use crate::plan::*;
 use std::cmp::Ordering;
-use std::rc::Rc;
 use std::sync::Arc;
 
 /// One item of a list value: its value, its significance for cuts, and
@@ -43,17 +42,17 @@ pub enum Value {
     /// The event.
     Event,
     /// A list with significance keys.
-    List(Rc<Vec<ListItem>>),
+    List(Arc<Vec<ListItem>>),
     /// Participants (the group, the others, everyone).
-    Parts(Rc<Vec<Pid>>),
+    Parts(Arc<Vec<Pid>>),
     /// A participant's entries.
     Entries(Pid),
     /// An entry's boards.
     Boards(Pid, u32),
     /// Plain numbers (sessions).
-    Nums(Rc<Vec<Num>>),
+    Nums(Arc<Vec<Num>>),
     /// Boards, one per distinct deal (from `deals(...)`).
-    Deals(Rc<Vec<(Pid, u32, u32)>>),
+    Deals(Arc<Vec<(Pid, u32, u32)>>),
 }
 
 impl Value {
@@ -168,7 +167,7 @@ pub struct Env {
     /// Local slots.
     pub locals: Vec<Value>,
     /// The tied group, for criteria.
-    pub group: Option<Rc<Vec<Pid>>>,
+    pub group: Option<Arc<Vec<Pid>>>,
 }
 
 /// Evaluates a ruleset's expressions over one event.
@@ -178,11 +177,13 @@ pub struct Evaluator<'a> {
     /// The ruleset.
     pub rs: &'a Ruleset,
     /// Total score per participant.
-    pub scores: Vec<Num>,
+    pub scores: Arc<Vec<Num>>,
     /// Score after each entry, per participant.
-    pub(crate) running: Vec<Vec<Num>>,
-    /// Cached zero-argument metric values: `[metric][participant]`.
-    pub(crate) cache: Vec<Vec<Option<Value>>>,
+    pub(crate) running: Arc<Vec<Vec<Num>>>,
+    /// Cached zero-argument metric values: `[metric][participant]`, each
+    /// metric's values shared with forks (see [`Evaluator::fork`]) and
+    /// copied only if one of them writes.
+    pub(crate) cache: Vec<Arc<Vec<Option<Value>>>>,
     /// Per metric: a columnar computation was tried (see [`crate::columns`]).
     pub(crate) column_tried: Vec<bool>,
     /// Columnar computations under way (nested), against their own limit.
@@ -191,10 +192,14 @@ pub struct Evaluator<'a> {
     pub(crate) col_memo: crate::columns::Memo,
     /// Whether metrics may be computed in columns (else only per participant).
     pub columnar: bool,
+    /// Threads columnar computations may use (1: only the calling one).
+    /// More threads never change a value: each computes its own blocks of
+    /// participants with a fork of this evaluator.
+    pub threads: usize,
     /// The columnar path's own evaluation budget, so that trying it never
     /// leaves the per-participant evaluator less of its budget.
     pub(crate) col_fuel: u64,
-    all: Rc<Vec<Pid>>,
+    all: Arc<Vec<Pid>>,
     /// Expression evaluations under way (nested), against [`MAX_EVAL_DEPTH`].
     pub(crate) depth: usize,
     /// Evaluation work left for this evaluator (see [`EVAL_WORK_BASE`]).
@@ -209,12 +214,12 @@ pub struct Evaluator<'a> {
     group_cache: GroupCache,
     /// Per metric: the same value for every participant (see
     /// [`same_for_everyone`]), so computed once, not once per participant.
-    pub(crate) same: Vec<bool>,
+    pub(crate) same: Arc<Vec<bool>>,
     /// Index of each participant's first entry among all entries.
-    pub(crate) entry_base: Vec<usize>,
+    pub(crate) entry_base: Arc<Vec<usize>>,
     /// Flag fields of every entry, in that order, once read in columns
     /// (see [`crate::columns`]).
-    pub(crate) flag_cols: Vec<(BuiltinField, Rc<Vec<bool>>)>,
+    pub(crate) flag_cols: Vec<(BuiltinField, Arc<Vec<bool>>)>,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -230,6 +235,17 @@ pub struct Evaluator<'a> {
 
 /// One combination of a per-round metric's other arguments, and its values.
 type EntryTable = (Vec<Value>, Vec<Option<Value>>);
+
+/// Most threads an evaluator uses by default.
+const MAX_THREADS: usize = 8;
+
+/// Threads for columnar work: the processor's cores, at most [`MAX_THREADS`].
+fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(MAX_THREADS)
+}
 
 /// Most numbers `integers(a, b)` may produce.
 pub const MAX_INTEGERS: i128 = 1_000_000;
@@ -283,15 +299,18 @@ impl<'a> Evaluator<'a> {
         Ok(Evaluator {
             event,
             rs,
-            scores,
-            running,
-            cache: vec![Vec::new(); rs.metrics.len()],
+            scores: Arc::new(scores),
+            running: Arc::new(running),
+            cache: (0..rs.metrics.len())
+                .map(|_| Arc::new(Vec::new()))
+                .collect(),
             column_tried: vec![false; rs.metrics.len()],
             col_nest: 0,
             col_memo: Default::default(),
             columnar: true,
+            threads: default_threads(),
             col_fuel: fuel,
-            all: Rc::new((0..event.participants.len()).collect()),
+            all: Arc::new((0..event.participants.len()).collect()),
             depth: 0,
             fuel,
             has_ratings: event.participants.iter().any(|p| p.rating.is_some()),
@@ -300,20 +319,62 @@ impl<'a> Evaluator<'a> {
                 .iter()
                 .any(|p| p.entries.iter().any(|e| !e.boards().is_empty())),
             group_cache: GroupCache::default(),
-            same: same_for_everyone(rs),
-            entry_base: event
-                .participants
-                .iter()
-                .scan(0usize, |acc, p| {
-                    let base = *acc;
-                    *acc += p.entries.len();
-                    Some(base)
-                })
-                .collect(),
+            same: Arc::new(same_for_everyone(rs)),
+            entry_base: Arc::new(
+                event
+                    .participants
+                    .iter()
+                    .scan(0usize, |acc, p| {
+                        let base = *acc;
+                        *acc += p.entries.len();
+                        Some(base)
+                    })
+                    .collect(),
+            ),
             flag_cols: Vec::new(),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
         })
+    }
+
+    /// A copy of this evaluator for another thread, for columnar work
+    /// under way (see [`crate::columns`]): it shares the event, the
+    /// ruleset and every value cached so far, and starts its own caches of
+    /// per-round and group values (caches only: what it computes is what
+    /// this evaluator would). It works on one thread and with the budget
+    /// left here; [`Evaluator::absorb_fuel`] charges what it used.
+    pub(crate) fn fork(&self) -> Evaluator<'a> {
+        Evaluator {
+            event: self.event,
+            rs: self.rs,
+            scores: self.scores.clone(),
+            running: self.running.clone(),
+            cache: self.cache.clone(),
+            column_tried: self.column_tried.clone(),
+            col_nest: self.col_nest,
+            col_memo: Default::default(),
+            columnar: self.columnar,
+            threads: 1,
+            col_fuel: self.col_fuel,
+            all: self.all.clone(),
+            depth: self.depth,
+            fuel: self.fuel,
+            has_ratings: self.has_ratings,
+            has_boards: self.has_boards,
+            group_cache: GroupCache::default(),
+            same: self.same.clone(),
+            entry_base: self.entry_base.clone(),
+            flag_cols: self.flag_cols.clone(),
+            entry_cache: vec![Vec::new(); self.rs.metrics.len()],
+            pool: Vec::new(),
+        }
+    }
+
+    /// Charge this evaluator with the work its forks did (each started
+    /// with the budget left here).
+    pub(crate) fn absorb_fuel(&mut self, forks: &[Evaluator]) {
+        let used: u64 = forks.iter().map(|f| self.fuel.saturating_sub(f.fuel)).sum();
+        self.fuel = self.fuel.saturating_sub(used);
     }
 
     pub(crate) fn fail(
@@ -351,7 +412,7 @@ impl<'a> Evaluator<'a> {
         id: MetricId,
         p: Pid,
         args: Vec<Value>,
-        group: Option<Rc<Vec<Pid>>>,
+        group: Option<Arc<Vec<Pid>>>,
         at: &PExpr,
     ) -> R<Value> {
         let cacheable = args.is_empty() && !self.rs.metrics[id].group_relative;
@@ -440,7 +501,7 @@ impl<'a> Evaluator<'a> {
         let v = v?;
         if cacheable {
             let n = self.event.participants.len();
-            let c = &mut self.cache[id];
+            let c = Arc::make_mut(&mut self.cache[id]);
             if c.is_empty() {
                 c.resize(n, None);
             }
@@ -547,13 +608,13 @@ impl<'a> Evaluator<'a> {
                 Builtin::Rounds => Value::Entries(self.me(e, env)?),
                 Builtin::Sessions => {
                     let p = self.me(e, env)?;
-                    Value::Nums(Rc::new(self.event.participants[p].sessions.clone()))
+                    Value::Nums(Arc::new(self.event.participants[p].sessions.clone()))
                 }
                 Builtin::Group => Value::Parts(env.group.clone().ok_or_else(|| self.no_group(e))?),
                 Builtin::Others => {
                     let g = env.group.clone().ok_or_else(|| self.no_group(e))?;
                     let me = env.me;
-                    Value::Parts(Rc::new(
+                    Value::Parts(Arc::new(
                         g.iter().copied().filter(|&q| Some(q) != me).collect(),
                     ))
                 }
@@ -625,7 +686,7 @@ impl<'a> Evaluator<'a> {
                     };
                     ev.list_push(e, &mut items, value, key, voluntary)
                 })?;
-                Value::List(Rc::new(items))
+                Value::List(Arc::new(items))
             }
             PKind::If(c, a, b) => {
                 if self.truthy(c, env)? {
@@ -944,7 +1005,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A list argument; using a list costs work in proportion to its length.
-    fn list_arg(&mut self, e: &PExpr, v: &Value) -> R<Rc<Vec<ListItem>>> {
+    fn list_arg(&mut self, e: &PExpr, v: &Value) -> R<Arc<Vec<ListItem>>> {
         let len = match v {
             Value::List(l) => l.len(),
             Value::Nums(ns) => ns.len(),
@@ -953,7 +1014,7 @@ impl<'a> Evaluator<'a> {
         self.charge(e, len as u64)?;
         match v {
             Value::List(l) => Ok(l.clone()),
-            Value::Nums(ns) => Ok(Rc::new(
+            Value::Nums(ns) => Ok(Arc::new(
                 ns.iter()
                     .map(|&n| ListItem {
                         value: n,
@@ -1114,7 +1175,7 @@ impl<'a> Evaluator<'a> {
                         items.truncate(n);
                     }
                 }
-                Value::List(Rc::new(items))
+                Value::List(Arc::new(items))
             }
             Func::FideDp | Func::FideExpected => match num(self, 0)? {
                 None => Value::Undef,
@@ -1152,7 +1213,7 @@ impl<'a> Evaluator<'a> {
                             "narrow the range",
                         ));
                     }
-                    Value::Nums(Rc::new(
+                    Value::Nums(Arc::new(
                         (a..=b)
                             .filter_map(|i| i64::try_from(i).ok().map(Num::int))
                             .collect(),
@@ -1178,13 +1239,13 @@ impl<'a> Evaluator<'a> {
                 let l = self.list_arg(e, &args[0])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
                 items.sort_by_key(|i| std::cmp::Reverse(i.value));
-                Value::List(Rc::new(items))
+                Value::List(Arc::new(items))
             }
             Func::SortedByKey => {
                 let l = self.list_arg(e, &args[0])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
                 items.sort_by_key(|i| std::cmp::Reverse(i.key));
-                Value::List(Rc::new(items))
+                Value::List(Arc::new(items))
             }
             Func::Deals => {
                 let who: Vec<Pid> = match &args[0] {
@@ -1210,7 +1271,7 @@ impl<'a> Evaluator<'a> {
                         }
                     }
                 }
-                Value::Deals(Rc::new(seen.into_values().collect()))
+                Value::Deals(Arc::new(seen.into_values().collect()))
             }
             Func::ScoreOn => match (&args[0], &args[1]) {
                 (Value::Undef, _) | (_, Value::Undef) => Value::Undef,
@@ -1298,7 +1359,7 @@ impl<'a> Evaluator<'a> {
                     Some(F::Rated) => Value::Bool(part.rating.is_some_and(|r| r > 0)),
                     Some(F::Score) => Value::Num(self.scores[*p]),
                     Some(F::Rounds) => Value::Entries(*p),
-                    Some(F::Sessions) => Value::Nums(Rc::new(part.sessions.clone())),
+                    Some(F::Sessions) => Value::Nums(Arc::new(part.sessions.clone())),
                     Some(F::Withdrawn) => Value::Bool(part.withdrawn_after.is_some()),
                     _ => match part.values.get(&*f.name) {
                         Some(v) => Value::Num(*v),
@@ -1419,7 +1480,7 @@ impl Evaluator<'_> {
         for (id, vals) in self.cache.iter_mut().enumerate() {
             let lists = vals.iter().flatten().any(|v| matches!(v, Value::List(_)));
             if lists && !keep.get(id).copied().unwrap_or(true) {
-                *vals = Vec::new();
+                *vals = Arc::new(Vec::new());
             }
         }
     }
@@ -1549,7 +1610,7 @@ fn expr_is_same(rs: &Ruleset, e: &PExpr, state: &mut [u8], depth: usize) -> bool
 /// a new group, even one with the same members, starts afresh).
 #[derive(Default)]
 struct GroupCache {
-    group: Option<Rc<Vec<Pid>>>,
+    group: Option<Arc<Vec<Pid>>>,
     values: std::collections::HashMap<(MetricId, Pid), Vec<ArgsAndValue>>,
 }
 
@@ -1557,9 +1618,9 @@ struct GroupCache {
 type ArgsAndValue = (Vec<Value>, Value);
 
 impl GroupCache {
-    fn get(&self, g: &Rc<Vec<Pid>>, id: MetricId, p: Pid, args: &[Value]) -> Option<Value> {
+    fn get(&self, g: &Arc<Vec<Pid>>, id: MetricId, p: Pid, args: &[Value]) -> Option<Value> {
         match &self.group {
-            Some(h) if Rc::ptr_eq(h, g) => self
+            Some(h) if Arc::ptr_eq(h, g) => self
                 .values
                 .get(&(id, p))?
                 .iter()
@@ -1568,8 +1629,8 @@ impl GroupCache {
             _ => None,
         }
     }
-    fn put(&mut self, g: &Rc<Vec<Pid>>, id: MetricId, p: Pid, args: Vec<Value>, v: Value) {
-        if !self.group.as_ref().is_some_and(|h| Rc::ptr_eq(h, g)) {
+    fn put(&mut self, g: &Arc<Vec<Pid>>, id: MetricId, p: Pid, args: Vec<Value>, v: Value) {
+        if !self.group.as_ref().is_some_and(|h| Arc::ptr_eq(h, g)) {
             self.values.clear();
             self.group = Some(g.clone());
         }

@@ -7,27 +7,10 @@ use tb::diag::{Diag, Severity, Source};
 use tb::num::Num;
 use tb::render::{Format, Meta};
 
-// Evaluation makes and drops many short-lived buffers: mimalloc keeps them
-// in the process instead of returning pages to the kernel and faulting them
-// in again (a fifth of the time of a large event with the system allocator).
+// The allocator and its settings, shared with the benchmarks.
+mod alloc;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// mimalloc's `mi_option_purge_delay` (`enum mi_option_e` in mimalloc.h,
-/// version 3, which `libmimalloc-sys` 0.1.49 builds; the crate names no
-/// constant for it).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
-
-/// Never hand freed memory back to the kernel during a run: `tb` is a
-/// short-lived process, and pages given back and touched again are faulted
-/// in and zeroed afresh (huge pages, under transparent huge pages), which
-/// at 100,000 × 15 cost from 0.3 to 1.5 s of system time, varying run to
-/// run. Peak memory is unchanged: freed pages are reused, not returned.
-fn keep_freed_pages() {
-    // SAFETY: sets an integer option; mimalloc reads it when it next
-    // considers purging.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) }
-}
 
 /// Print to standard output. A closed pipe (`tb eval ... | head`) ends the
 /// program quietly instead of panicking; another write error is reported.
@@ -96,6 +79,10 @@ struct RulesArgs {
     /// Set a ruleset parameter: `--param floor=0.33` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
+    /// Threads used to evaluate (default: one per core, at most 8). The
+    /// standings never depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: Option<u16>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -180,7 +167,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    keep_freed_pages();
+    alloc::keep_freed_pages();
     let cli = Cli::parse();
     let style = match cli.diagnostics {
         DiagStyle::Auto if std::io::stderr().is_terminal() => DiagStyle::Fancy,
@@ -304,6 +291,8 @@ struct Prepared {
     de_labels: Vec<String>,
     /// The procedure that ranks the event.
     procedure: String,
+    /// `--threads`.
+    threads: Option<usize>,
 }
 
 impl Prepared {
@@ -313,6 +302,7 @@ impl Prepared {
             &self.rs,
             &tb::rank::Options {
                 lots_seed: seed,
+                threads: self.threads,
                 ..Default::default()
             },
         )?;
@@ -421,6 +411,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 data,
                 de_labels,
                 procedure,
+                threads: a.threads.map(usize::from),
             })
         }
         None => {
@@ -464,6 +455,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 data,
                 de_labels: chain.direct_encounter_labels(),
                 procedure: tb::descriptors::PROCEDURE.to_string(),
+                threads: a.threads.map(usize::from),
             })
         }
     }

@@ -14,7 +14,7 @@ use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use std::cmp::Ordering;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Options for a ranking run.
 #[derive(Clone, Debug, Default)]
@@ -25,6 +25,9 @@ pub struct Options {
     /// evaluator), without the columnar path of [`crate::columns`]: the
     /// tests compare the two.
     pub per_participant: bool,
+    /// Threads the evaluation may use; None: one per core, at most 8.
+    /// Standings, values and explanations never depend on it.
+    pub threads: Option<usize>,
 }
 
 /// One output column: a step's label and how to show it.
@@ -160,6 +163,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     })?;
     let mut ev = Evaluator::new(event, rs)?;
     ev.columnar = !opts.per_participant;
+    if let Some(t) = opts.threads {
+        ev.threads = t.max(1);
+    }
     let columns = columns(rs, main);
     let n = event.participants.len();
     let mut group_values: Vec<Vec<Value>> = vec![vec![Value::Undef; columns.len()]; n];
@@ -253,7 +259,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             continue;
         }
         let step = &proc_.steps[task.step];
-        let shared = Rc::new(task.group.clone());
+        let shared = Arc::new(task.group.clone());
         if let Some(cond) = &step.when {
             let mut env = Env {
                 me: None,

@@ -1036,7 +1036,7 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event) {
 mod tests {
     use super::*;
     use crate::eval::ListItem;
-    use std::rc::Rc;
+    use std::sync::Arc;
 
     fn written(write: impl FnOnce(&mut Out)) -> String {
         let mut out = Out::default();
@@ -1126,7 +1126,7 @@ mod tests {
             Value::Bool(true),
             Value::Bool(false),
             Value::Str("a, \"b\" | <c> & d\n".into()),
-            Value::List(Rc::new(vec![item(1), item(-6), item(10)])),
+            Value::List(Arc::new(vec![item(1), item(-6), item(10)])),
             Value::Event,
         ];
         for v in &values {

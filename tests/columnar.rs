@@ -114,3 +114,56 @@ fn columnar_and_per_participant_evaluation_agree() {
     }
     assert!(compared > 20, "only {compared} standings compared");
 }
+
+/// Columnar work shared among threads (each a fork of the evaluator over
+/// its own runs of blocks of participants) gives exactly what one thread
+/// gives, and what the reference evaluator gives, on an event large enough
+/// for several blocks (about 2,048 rounds each: 4,500 rounds are three).
+#[test]
+fn threads_do_not_change_results() {
+    let meta = tb::render::Meta::default();
+    let text = tb::gen::chess_swiss(500, 9, 5).to_json();
+    let ev =
+        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let mut chosen: Vec<(String, Ruleset)> = common::shipped_rulesets()
+        .into_iter()
+        .filter(|(name, _)| name == "us-chess/swiss")
+        .collect();
+    if tb::shipped::get("fide/lib").is_some() {
+        // FIDE's tie-breaks but PTP and APPO (a search over a range of
+        // ratings per participant, slow in a debug build).
+        let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,APRO,WIN,WON,BPG,BWG,REP,STD,DE";
+        let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+            .unwrap_or_else(|d| panic!("{}", d.plain()));
+        let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+        let rated = [("unrated_rating".to_string(), Num::int(1000))];
+        let rs =
+            tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+        chosen.push((codes.to_string(), rs));
+    }
+    for (rname, rs) in &chosen {
+        let run = |threads: Option<usize>, per_participant: bool| {
+            let opts = Options {
+                lots_seed: Some(3),
+                threads,
+                per_participant,
+            };
+            let st = tb::rank::rank(&ev, rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()));
+            (
+                tb::render::render(&st, &ev, rs, &meta, tb::render::Format::Json),
+                tb::render::explain(&st, &ev, &[]),
+            )
+        };
+        let one = run(Some(1), false);
+        for threads in [2, 3] {
+            assert!(
+                run(Some(threads), false) == one,
+                "{rname}: {threads} threads differ from one"
+            );
+        }
+        assert!(
+            run(None, true) == one,
+            "{rname}: columnar and per-participant evaluation differ"
+        );
+    }
+}

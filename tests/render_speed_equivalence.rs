@@ -8,7 +8,6 @@
 //! unresolved and shared places, no columns, no rows).
 
 mod common;
-use std::rc::Rc;
 use std::sync::Arc;
 use tb::diag::Source;
 use tb::eval::{ListItem, Value};
@@ -179,7 +178,7 @@ fn make_hostile(st: &mut Standings, ev: &mut Event, rs: &mut Ruleset, meta: &mut
                 1 => Value::Undef,
                 2 => Value::Str(Arc::from("s, \"q\" |<>&\n\\")),
                 3 => Value::Bool(i % 2 == 0),
-                4 => Value::List(Rc::new(vec![item(1), item(-5), item(9)])),
+                4 => Value::List(Arc::new(vec![item(1), item(-5), item(9)])),
                 5 => Value::Num(Num::ratio(-7, 3).unwrap()),
                 6 => Value::Num(Num::ratio(i128::from(i64::MAX), 3).unwrap()),
                 7 => Value::Num(Num::ratio(1, 1 << 40).unwrap()),
