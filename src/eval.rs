@@ -43,8 +43,13 @@ pub enum Value {
     Event,
     /// A list with significance keys.
     List(Arc<Vec<ListItem>>),
-    /// Participants (the group, the others, everyone).
+    /// Participants (the group, everyone).
     Parts(Arc<Vec<Pid>>),
+    /// `others`: the tied group without one of its members. Never made
+    /// into a list of its own, so that criteria like FIDE 6.1's
+    /// `r.opponent in others`, asked in every round of every member, cost
+    /// no copy of the group.
+    Others(Arc<Vec<Pid>>, Pid),
     /// A participant's entries.
     Entries(Pid),
     /// An entry's boards.
@@ -96,7 +101,7 @@ impl Value {
             Value::Board(..) => "a board",
             Value::Event => "the event",
             Value::List(_) => "a list",
-            Value::Parts(_) => "a set of participants",
+            Value::Parts(_) | Value::Others(..) => "a set of participants",
             Value::Entries(_) => "a participant's rounds",
             Value::Boards(..) => "an entry's boards",
             Value::Nums(_) => "a list of numbers",
@@ -231,6 +236,21 @@ pub struct Evaluator<'a> {
     /// Spare argument/local buffers: a metric call takes one and gives it
     /// back, so the hot path allocates nothing.
     pub(crate) pool: Vec<Vec<Value>>,
+    /// Membership of the set of participants last asked about (see
+    /// [`Evaluator::member`]).
+    members: Members,
+}
+
+/// Which participants belong to one set (a tied group): `in group` and
+/// `in others`, asked for every round of every member, answered in
+/// constant time instead of a scan of the group.
+#[derive(Default)]
+struct Members {
+    /// The set marked (kept, so that its address is not reused).
+    set: Option<Arc<Vec<Pid>>>,
+    /// `mark[p] == stamp`: p is in the set.
+    mark: Vec<u32>,
+    stamp: u32,
 }
 
 /// One combination of a per-round metric's other arguments, and its values.
@@ -334,6 +354,7 @@ impl<'a> Evaluator<'a> {
             flag_cols: Vec::new(),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
+            members: Members::default(),
         })
     }
 
@@ -367,7 +388,33 @@ impl<'a> Evaluator<'a> {
             flag_cols: self.flag_cols.clone(),
             entry_cache: vec![Vec::new(); self.rs.metrics.len()],
             pool: Vec::new(),
+            members: Members::default(),
         }
+    }
+
+    /// Whether `p` is in the set `ps`: a short set is scanned; a longer one
+    /// is marked once (its members, in a table over all participants) and
+    /// then answers in constant time for as long as it is the one asked.
+    fn member(&mut self, ps: &Arc<Vec<Pid>>, p: Pid) -> bool {
+        if ps.len() <= 8 {
+            return ps.contains(&p);
+        }
+        let m = &mut self.members;
+        if !m.set.as_ref().is_some_and(|s| Arc::ptr_eq(s, ps)) {
+            m.stamp = m.stamp.wrapping_add(1);
+            if m.stamp == 0 {
+                m.mark.iter_mut().for_each(|x| *x = 0);
+                m.stamp = 1;
+            }
+            m.mark.resize(self.event.participants.len(), 0);
+            for &q in ps.iter() {
+                if let Some(x) = m.mark.get_mut(q) {
+                    *x = m.stamp;
+                }
+            }
+            m.set = Some(ps.clone());
+        }
+        m.mark.get(p).is_some_and(|&x| x == m.stamp)
     }
 
     /// Charge this evaluator with the work its forks did (each started
@@ -613,10 +660,10 @@ impl<'a> Evaluator<'a> {
                 Builtin::Group => Value::Parts(env.group.clone().ok_or_else(|| self.no_group(e))?),
                 Builtin::Others => {
                     let g = env.group.clone().ok_or_else(|| self.no_group(e))?;
-                    let me = env.me;
-                    Value::Parts(Arc::new(
-                        g.iter().copied().filter(|&q| Some(q) != me).collect(),
-                    ))
+                    match env.me {
+                        Some(me) => Value::Others(g, me),
+                        None => Value::Parts(g),
+                    }
                 }
                 Builtin::Event => Value::Event,
             },
@@ -823,7 +870,7 @@ impl<'a> Evaluator<'a> {
     /// An infix operator other than `and`, `or` and `??` applied to two
     /// values (`b` is the right operand's expression, for `in`'s errors).
     pub(crate) fn binary_value(
-        &self,
+        &mut self,
         e: &PExpr,
         op: BinOp,
         b: &PExpr,
@@ -857,7 +904,12 @@ impl<'a> Evaluator<'a> {
                 }))
             }
             BinOp::In => match y {
-                Value::Parts(ps) => Ok(Value::Bool(matches!(x, Value::Part(p) if ps.contains(&p)))),
+                Value::Parts(ps) => Ok(Value::Bool(
+                    matches!(x, Value::Part(p) if self.member(&ps, p)),
+                )),
+                Value::Others(ps, me) => Ok(Value::Bool(
+                    matches!(x, Value::Part(p) if p != me && self.member(&ps, p)),
+                )),
                 Value::Undef => Ok(Value::Bool(false)),
                 other => Err(self.type_err(b, "a set of participants after `in`", &other)),
             },
@@ -910,10 +962,16 @@ impl<'a> Evaluator<'a> {
         }
         let (slot, coll) = &g.fors[level];
         let c = self.eval(coll, env)?;
+        // `others`: the group, skipping the member at `skip`.
+        let skip = match &c {
+            Value::Others(ps, me) => ps.iter().position(|q| q == me),
+            _ => None,
+        };
         // The i-th item of the collection, made on demand: loops over a
         // participant's rounds (the hot path) allocate nothing.
         let len = match &c {
             Value::Parts(ps) => ps.len(),
+            Value::Others(ps, _) => ps.len() - usize::from(skip.is_some()),
             Value::Entries(p) => self.event.participants[*p].entries.len(),
             Value::Boards(p, i) => self.event.participants[*p].entries[*i as usize]
                 .boards()
@@ -930,6 +988,9 @@ impl<'a> Evaluator<'a> {
         for k in 0..len {
             env.locals[*slot] = match &c {
                 Value::Parts(ps) => Value::Part(ps[k]),
+                Value::Others(ps, _) => {
+                    Value::Part(ps[k + usize::from(skip.is_some_and(|s| k >= s))])
+                }
                 Value::Entries(p) => Value::Entry(*p, k as u32),
                 Value::Boards(p, i) => Value::Board(*p, *i, k as u32),
                 Value::Nums(ns) => Value::Num(ns[k]),
@@ -1118,6 +1179,12 @@ impl<'a> Evaluator<'a> {
                         return Ok(Value::Num(Num::int(ps.len() as i64)));
                     }
                 }
+                if let Some(Value::Others(ps, me)) = args.first() {
+                    if func == Func::Count {
+                        let n = ps.len() - usize::from(self.member(ps, *me));
+                        return Ok(Value::Num(Num::int(n as i64)));
+                    }
+                }
                 if let Some(Value::Deals(ds)) = args.first() {
                     if func == Func::Count {
                         return Ok(Value::Num(Num::int(ds.len() as i64)));
@@ -1251,6 +1318,7 @@ impl<'a> Evaluator<'a> {
                 let who: Vec<Pid> = match &args[0] {
                     Value::Part(p) => vec![*p],
                     Value::Parts(ps) => ps.to_vec(),
+                    Value::Others(ps, me) => ps.iter().copied().filter(|q| q != me).collect(),
                     Value::Undef => Vec::new(),
                     other => {
                         return Err(self.type_err(

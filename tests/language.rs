@@ -532,3 +532,43 @@ fn deep_nesting_is_refused_not_overflowed() {
     let d = tb::parse::parse(&Source::new("deep.tb", src)).unwrap_err();
     assert_eq!(d.code, "tb::parse::too_deep");
 }
+
+/// L3: `others`, `group` and `in` over a tied group larger than the short
+/// sets scanned directly (more than 8: membership is then looked up in a
+/// table): twelve players level on score, each met one other.
+#[test]
+fn others_and_group_in_a_large_tie() {
+    let mut ev = Ev::chess(1);
+    for i in 0..6 {
+        ev.game(
+            1,
+            &format!("P{}", 2 * i),
+            &format!("P{}", 2 * i + 1),
+            "1/2-1/2",
+        );
+    }
+    let ev = ev.load();
+    let rs = inline(
+        "criterion sets = count(others) * 100 + count(group) \n\
+             + (if me in others then 1000 else 0) + (if me in group then 10000 else 0)\n\
+         criterion loops = count(q in others where q != me) * 100 \n\
+             + count(q in others where q == me) + 10 * count(q in group where q == me)\n\
+         criterion met = count(r in rounds where r.opponent in others)\n\
+         procedure p { step score desc  step sets desc  step loops desc  step met desc }\n\
+         standings p\n",
+    );
+    let st = rank(&ev, &rs);
+    let col = |label: &str| {
+        st.columns
+            .iter()
+            .position(|c| c.label == label)
+            .expect(label)
+    };
+    assert_eq!(st.rows.len(), 12);
+    for row in &st.rows {
+        assert_eq!(row.rank, 1, "all twelve stay tied");
+        assert_eq!(row.values[col("sets")], num("11112"));
+        assert_eq!(row.values[col("loops")], num("1110"));
+        assert_eq!(row.values[col("met")], num("1"));
+    }
+}
