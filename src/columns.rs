@@ -823,11 +823,8 @@ impl Evaluator<'_> {
             let b0 = self.entry_base[p0];
             Col::Bools(Arc::new(all.get(b0..b0 + len)?.to_vec()))
         } else if f == BuiltinField::RunningScore {
-            let mut ns = Vec::with_capacity(len);
-            for p in blk.parts.clone() {
-                ns.extend_from_slice(&self.running[p]);
-            }
-            Col::Nums(Arc::new(ns))
+            let b0 = self.entry_base[p0];
+            Col::Nums(Arc::new(self.running.get(b0..b0 + len)?.to_vec()))
         } else if crate::eval::entry_num(f, first).is_some() {
             let mut ns = Vec::with_capacity(len);
             for (_, ens) in entries {

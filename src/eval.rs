@@ -183,8 +183,9 @@ pub struct Evaluator<'a> {
     pub rs: &'a Ruleset,
     /// Total score per participant.
     pub scores: Arc<Vec<Num>>,
-    /// Score after each entry, per participant.
-    pub(crate) running: Arc<Vec<Vec<Num>>>,
+    /// Score after each entry: every participant's entries in turn, a
+    /// participant's from `entry_base[p]` (one table, not one per participant).
+    pub(crate) running: Arc<Vec<Num>>,
     /// Cached zero-argument metric values: `[metric][participant]`, each
     /// metric's values shared with forks (see [`Evaluator::fork`]) and
     /// copied only if one of them writes.
@@ -293,11 +294,15 @@ pub const MAX_LIST_ITEMS: usize = 1_000_000;
 impl<'a> Evaluator<'a> {
     /// Prepare to evaluate `rs` over `event`.
     pub fn new(event: &'a Event, rs: &'a Ruleset) -> Result<Evaluator<'a>, Diag> {
+        let cells: u64 = event
+            .participants
+            .iter()
+            .map(|p| p.entries.len() as u64)
+            .sum();
         let mut scores = Vec::with_capacity(event.participants.len());
-        let mut running = Vec::with_capacity(event.participants.len());
+        let mut running = Vec::with_capacity(cells as usize);
         for p in &event.participants {
             let mut total = Num::ZERO;
-            let mut run = Vec::with_capacity(p.entries.len());
             for e in &p.entries {
                 total = total.add(e.points).map_err(|_| {
                     Diag::error(
@@ -305,16 +310,10 @@ impl<'a> Evaluator<'a> {
                         format!("{}'s score is too large to hold exactly", p.name),
                     )
                 })?;
-                run.push(total);
+                running.push(total);
             }
             scores.push(total);
-            running.push(run);
         }
-        let cells: u64 = event
-            .participants
-            .iter()
-            .map(|p| p.entries.len() as u64)
-            .sum();
         let fuel = EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL));
         Ok(Evaluator {
             event,
@@ -1485,7 +1484,7 @@ impl<'a> Evaluator<'a> {
     /// these fields, for both evaluators.
     pub(crate) fn entry_number(&self, f: BuiltinField, p: Pid, i: usize) -> Option<Num> {
         match f {
-            BuiltinField::RunningScore => Some(self.running[p][i]),
+            BuiltinField::RunningScore => Some(self.running[self.entry_base[p] + i]),
             _ => entry_num(f, &self.event.participants[p].entries[i]),
         }
     }
@@ -1546,8 +1545,13 @@ impl Evaluator<'_> {
     /// lists (the largest values); asked again, they are recomputed.
     pub(crate) fn drop_lists(&mut self, keep: &[bool]) {
         for (id, vals) in self.cache.iter_mut().enumerate() {
-            let lists = vals.iter().flatten().any(|v| matches!(v, Value::List(_)));
-            if lists && !keep.get(id).copied().unwrap_or(true) {
+            if keep.get(id).copied().unwrap_or(true) {
+                continue;
+            }
+            // A metric's values are all of one kind but for undefined ones:
+            // the first defined value tells (freeing is about memory only).
+            let first = vals.iter().flatten().find(|v| !matches!(v, Value::Undef));
+            if matches!(first, Some(Value::List(_))) {
                 *vals = Arc::new(Vec::new());
             }
         }

@@ -66,7 +66,8 @@ pub struct Row {
     /// Value per column (None where undefined or not computed).
     pub values: Vec<Value>,
     /// The criterion that separated this participant from those tied with it.
-    pub decided_by: Option<Decided>,
+    /// (Shared: everyone a step separated carries the same decision.)
+    pub decided_by: Option<Arc<Decided>>,
     /// Set when the place is shared because the rules could not break the tie.
     pub unresolved: Option<String>,
 }
@@ -139,7 +140,7 @@ impl Task {
 /// A block of the final order: members and how their order was fixed.
 struct Block {
     members: Vec<Pid>,
-    decided_by: Option<Decided>,
+    decided_by: Option<Arc<Decided>>,
     unresolved: Option<String>,
 }
 
@@ -171,7 +172,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     let mut group_values: Vec<Vec<Value>> = vec![vec![Value::Undef; columns.len()]; n];
     let mut trace = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
-    let mut last_decided: Vec<Option<Decided>> = vec![None; n];
+    let mut last_decided: Vec<Option<Arc<Decided>>> = vec![None; n];
     // A step that is not relative to the tied group has one value per
     // participant: kept, not recomputed when the step meets the participant
     // again (`repeat`, `restart`) or its column is printed.
@@ -360,11 +361,11 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             stack.push(next);
             continue;
         }
-        let decided = Decided {
+        let decided = Arc::new(Decided {
             procedure: proc_.name.clone(),
             criterion: step.label.clone(),
             cite: step.cite.clone(),
-        };
+        });
         let mut handoffs = Vec::new();
         let mut next = Vec::new();
         for part in &parts {
@@ -663,11 +664,11 @@ fn end(
                 .into_iter()
                 .map(|p| Block {
                     members: vec![p],
-                    decided_by: Some(Decided {
+                    decided_by: Some(Arc::new(Decided {
                         procedure: proc_.name.clone(),
                         criterion: d.reason.clone(),
                         cite: proc_.end_cite.clone(),
-                    }),
+                    })),
                     unresolved: None,
                 })
                 .collect();
@@ -704,11 +705,11 @@ fn end(
                     .into_iter()
                     .map(|p| Block {
                         members: vec![p],
-                        decided_by: Some(Decided {
+                        decided_by: Some(Arc::new(Decided {
                             procedure: proc_.name.clone(),
                             criterion: what.clone(),
                             cite: proc_.end_cite.clone(),
-                        }),
+                        })),
                         unresolved: None,
                     })
                     .collect()

@@ -787,7 +787,7 @@ fn json_row<'a>(
         });
     }
     out.push_str(",\n      \"decided_by\": ");
-    decided_by.write(out, r.decided_by.as_ref(), |out, d| match d {
+    decided_by.write(out, r.decided_by.as_deref(), |out, d| match d {
         Some(d) => {
             out.push_str("{\n        \"procedure\": ");
             push_json_str(out, &d.procedure);

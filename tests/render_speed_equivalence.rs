@@ -191,11 +191,11 @@ fn make_hostile(st: &mut Standings, ev: &mut Event, rs: &mut Ruleset, meta: &mut
             3 => row.unresolved = Some("lots, \"drawn\" | <no> \u{3000}".into()),
             5 => row.decided_by = None,
             7 => {
-                row.decided_by = Some(Decided {
+                row.decided_by = Some(Arc::new(Decided {
                     procedure: "proc \"p\"".into(),
                     criterion: "c|<1>, 2".into(),
                     cite: None,
-                })
+                }))
             }
             _ => {}
         }
