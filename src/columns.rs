@@ -853,12 +853,11 @@ impl Evaluator<'_> {
         if let Some((_, c)) = self.flag_cols.iter().find(|(g, _)| *g == f) {
             return Some(c.clone());
         }
+        let flag = crate::eval::entry_flag_of(f)?;
         let ev = self.event;
         let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
         for part in &ev.participants {
-            for en in &part.entries {
-                all.push(crate::eval::entry_flag(f, en)?);
-            }
+            all.extend(part.entries.iter().map(flag));
         }
         let c = Arc::new(all);
         self.flag_cols.push((f, c.clone()));

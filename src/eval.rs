@@ -1577,30 +1577,36 @@ pub(crate) fn entry_num(f: BuiltinField, en: &crate::model::Entry) -> Option<Num
 /// ...); None for the other fields. The one definition of these fields, for
 /// both evaluators.
 pub(crate) fn entry_flag(f: BuiltinField, en: &crate::model::Entry) -> Option<bool> {
-    use crate::model::Outcome;
+    entry_flag_of(f).map(|flag| flag(en))
+}
+
+/// The function reading true-or-false built-in field `f` of an entry; None
+/// for the other fields. Chosen once, it reads every entry of an event
+/// without matching the field again for each.
+pub(crate) fn entry_flag_of(f: BuiltinField) -> Option<fn(&crate::model::Entry) -> bool> {
+    use crate::model::{Entry, Outcome};
     use BuiltinField as F;
-    let st = en.status;
     Some(match f {
-        F::Played => st.played(),
-        F::Unplayed => !st.played(),
-        F::Forfeit => st.forfeit(),
-        F::ForfeitWin => st == Status::ForfeitWin,
-        F::ForfeitLoss => st == Status::ForfeitLoss,
-        F::DoubleForfeit => st == Status::DoubleForfeit,
-        F::Bye => st.bye(),
-        F::PairingBye => st == Status::PairingBye,
-        F::FullBye => st == Status::FullBye,
-        F::HalfBye => st == Status::HalfBye,
-        F::ZeroBye => st == Status::ZeroBye,
-        F::Absent => st == Status::Absent,
-        F::RequestedBye => st.requested_bye(),
-        F::Voluntary => st.voluntary(),
-        F::Win => en.outcome == Outcome::Win,
-        F::Draw => en.outcome == Outcome::Draw,
-        F::Loss => en.outcome == Outcome::Loss,
-        F::HasOpponent => en.opponent.is_some(),
-        F::First => en.side == Some(Side::First),
-        F::Second => en.side == Some(Side::Second),
+        F::Played => |en: &Entry| en.status.played(),
+        F::Unplayed => |en: &Entry| !en.status.played(),
+        F::Forfeit => |en: &Entry| en.status.forfeit(),
+        F::ForfeitWin => |en: &Entry| en.status == Status::ForfeitWin,
+        F::ForfeitLoss => |en: &Entry| en.status == Status::ForfeitLoss,
+        F::DoubleForfeit => |en: &Entry| en.status == Status::DoubleForfeit,
+        F::Bye => |en: &Entry| en.status.bye(),
+        F::PairingBye => |en: &Entry| en.status == Status::PairingBye,
+        F::FullBye => |en: &Entry| en.status == Status::FullBye,
+        F::HalfBye => |en: &Entry| en.status == Status::HalfBye,
+        F::ZeroBye => |en: &Entry| en.status == Status::ZeroBye,
+        F::Absent => |en: &Entry| en.status == Status::Absent,
+        F::RequestedBye => |en: &Entry| en.status.requested_bye(),
+        F::Voluntary => |en: &Entry| en.status.voluntary(),
+        F::Win => |en: &Entry| en.outcome == Outcome::Win,
+        F::Draw => |en: &Entry| en.outcome == Outcome::Draw,
+        F::Loss => |en: &Entry| en.outcome == Outcome::Loss,
+        F::HasOpponent => |en: &Entry| en.opponent.is_some(),
+        F::First => |en: &Entry| en.side == Some(Side::First),
+        F::Second => |en: &Entry| en.side == Some(Side::Second),
         _ => return None,
     })
 }
