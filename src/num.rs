@@ -299,6 +299,17 @@ impl Num {
                 .map(Num::int)
                 .ok_or(NumError::Overflow);
         }
+        // Halves (chess scores, averages of two): the sum is whole or
+        // still in halves, with no gcd to take.
+        if self.den == 2 && o.den == 2 {
+            if let Some(n) = self.num.checked_add(o.num) {
+                return Ok(if n & 1 == 0 {
+                    Num::int(n >> 1)
+                } else {
+                    Num { num: n, den: 2 }
+                });
+            }
+        }
         self.add_frac(i128::from(o.num), o.den)
     }
     /// Exact difference.
@@ -647,6 +658,12 @@ mod tests {
             q(min, 3),
             q(min, 7),
             q(max, 2),
+            // Halves, the sum's fast path: small, negative and extreme.
+            q(-1, 2),
+            q(3, 2),
+            q(-5, 2),
+            q(max - 2, 2),
+            q(min + 1, 2),
             q(1, max),
             q(-1, max),
             q(max - 1, max),
