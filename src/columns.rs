@@ -33,6 +33,7 @@ use crate::plan::*;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
 /// About this many rounds per block: enough to spread each node's fixed
@@ -452,10 +453,11 @@ impl Evaluator<'_> {
     ///
     /// The first block is computed here: it computes every whole column of
     /// other metrics that `e` gathers (`r.opponent.adjusted_score`), each
-    /// itself spread over the threads. The other blocks are then shared
-    /// out, in runs of consecutive blocks, among [`Evaluator::threads`]
-    /// forks of this evaluator, which read those columns and write nothing
-    /// here; their columns are handed to `put` after all have finished.
+    /// itself spread over the threads. The other blocks are then computed
+    /// by [`Evaluator::threads`] forks of this evaluator, each taking the
+    /// next block not yet taken; the forks read those columns and write
+    /// nothing here; the columns are handed to `put` in block order after
+    /// all have finished.
     fn blocks(
         &mut self,
         e: &PExpr,
@@ -476,22 +478,40 @@ impl Evaluator<'_> {
             }
             return Ok(());
         }
-        let runs: Vec<&[Range<Pid>]> = rest.chunks(rest.len().div_ceil(threads)).collect();
-        let mut forks: Vec<Evaluator> = runs.iter().map(|_| self.fork()).collect();
-        let results: Vec<R<Vec<(Block, Col)>>> = std::thread::scope(|scope| {
+        // Blocks are handed out one at a time, to whichever thread is free:
+        // the calling thread has more to do afterwards (putting the columns
+        // in place), and on a shared machine one core may run slower.
+        let next = AtomicUsize::new(0);
+        let failed = AtomicBool::new(false);
+        let work = |fork: &mut Evaluator| -> R<Vec<(usize, Block, Col)>> {
+            let mut done = Vec::new();
+            while !failed.load(Relaxed) {
+                let k = next.fetch_add(1, Relaxed);
+                let Some(span) = rest.get(k) else { break };
+                match fork.block_col(e, slots, span.clone()) {
+                    Ok((blk, col)) => done.push((k, blk, col)),
+                    Err(er) => {
+                        failed.store(true, Relaxed);
+                        return Err(er);
+                    }
+                }
+            }
+            Ok(done)
+        };
+        let mut forks: Vec<Evaluator> = (0..threads).map(|_| self.fork()).collect();
+        let results: Vec<R<Vec<(usize, Block, Col)>>> = std::thread::scope(|scope| {
             let mut forks = forks.iter_mut();
             let here = forks.next();
             let mut handles = Vec::new();
-            for (fork, run) in forks.zip(&runs[1..]) {
-                let job = move || fork.block_cols(e, slots, run);
+            for fork in forks {
+                let work = &work;
                 handles.push(
                     std::thread::Builder::new()
                         .stack_size(THREAD_STACK)
-                        .spawn_scoped(scope, job),
+                        .spawn_scoped(scope, move || work(fork)),
                 );
             }
-            let mut results =
-                vec![here.map_or(Ok(Vec::new()), |f| f.block_cols(e, slots, runs[0]))];
+            let mut results = vec![here.map_or(Ok(Vec::new()), work)];
             for h in handles {
                 results.push(match h {
                     Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
@@ -502,11 +522,17 @@ impl Evaluator<'_> {
             results
         });
         self.absorb_fuel(&forks);
+        // In block order, whoever computed them.
+        let mut cols: Vec<Option<(Block, Col)>> = (0..rest.len()).map(|_| None).collect();
         for r in results {
-            for (blk, col) in r? {
-                put(self, &blk, &col);
+            for (k, blk, col) in r? {
+                cols[k] = Some((blk, col));
             }
         }
+        for (blk, col) in cols.iter().flatten() {
+            put(self, blk, col);
+        }
+        debug_assert!(cols.iter().all(Option::is_some));
         Ok(())
     }
 
@@ -527,19 +553,6 @@ impl Evaluator<'_> {
             p0 = p1;
         }
         spans
-    }
-
-    /// Expression `e` over the blocks of `spans`, in order.
-    fn block_cols(
-        &mut self,
-        e: &PExpr,
-        slots: usize,
-        spans: &[Range<Pid>],
-    ) -> R<Vec<(Block, Col)>> {
-        spans
-            .iter()
-            .map(|span| self.block_col(e, slots, span.clone()))
-            .collect()
     }
 
     /// Expression `e` over one block: the participants of `parts`.
