@@ -130,6 +130,30 @@ fn zip_nums<T>(a: NumView, b: NumView, len: usize, mut f: impl FnMut(Num, Num) -
     }
 }
 
+/// The cached numbers of the participants `ps` (undefined where there is
+/// none), in one pass; None unless every one of them has a cached number.
+fn gather_nums(cache: &[Option<Value>], ps: &[Pid]) -> Option<Col> {
+    let mut ns = Vec::with_capacity(ps.len());
+    let mut holes = false;
+    for &q in ps {
+        if q == NO_PID {
+            holes = true;
+            ns.push(Num::ZERO);
+            continue;
+        }
+        match cache.get(q)? {
+            Some(Value::Num(n)) => ns.push(*n),
+            _ => return None,
+        }
+    }
+    Some(if holes {
+        let defined = ps.iter().map(|&q| q != NO_PID).collect();
+        Col::OptNums(Arc::new(ns), Arc::new(defined))
+    } else {
+        Col::Nums(Arc::new(ns))
+    })
+}
+
 /// Builds a column value by value, typed while every value has one type.
 enum Builder {
     Nums(Vec<Num>),
@@ -652,6 +676,23 @@ impl Evaluator<'_> {
                 for a in args {
                     cols.push(self.col(a, cx, blk)?);
                 }
+                if let (Func::Sum | Func::Mean | Func::Count, [Col::Vals(vs)]) =
+                    (func, cols.as_slice())
+                {
+                    // `sum(opponent_scores)`: each participant's list added
+                    // up where it is, as the function does (and charged the
+                    // same), without a list of arguments per participant.
+                    if vs.iter().all(|v| matches!(v, Value::List(_))) {
+                        let mut out = Builder::new(vs.len());
+                        for v in vs.iter() {
+                            if let Value::List(l) = v {
+                                self.charge(e, l.len() as u64)?;
+                                out.push(self.list_total(e, *func, l)?);
+                            }
+                        }
+                        return Ok(out.finish());
+                    }
+                }
                 if cols.iter().all(|c| matches!(c, Col::Const(_))) {
                     let vals = cols.iter().map(|c| blk.at(dom, c, 0)).collect();
                     Col::Const(self.call(e, *func, vals)?)
@@ -1053,6 +1094,11 @@ impl Evaluator<'_> {
             return Some(blk.to_rounds(&self.gather(id, t, Dom::Parts, blk)?));
         }
         let cache = &self.cache[id];
+        if let Col::Pids(ps) = t {
+            if let Some(c) = gather_nums(cache, ps) {
+                return Some(c);
+            }
+        }
         let len = blk.len(dom);
         let mut out = Builder::new(len);
         for j in 0..len {

@@ -1087,6 +1087,27 @@ impl<'a> Evaluator<'a> {
         }
     }
 
+    /// `sum`, `mean` or `count` of a list's values (`e` the call).
+    pub(crate) fn list_total(&self, e: &PExpr, func: Func, l: &[ListItem]) -> R<Value> {
+        if func == Func::Count {
+            return Ok(Value::Num(Num::int(l.len() as i64)));
+        }
+        let mut s = Num::ZERO;
+        for i in l {
+            s = match s.add(i.value) {
+                Ok(v) => v,
+                Err(er) => return self.arith(e, Err(er)),
+            };
+        }
+        Ok(if func != Func::Mean {
+            Value::Num(s)
+        } else if l.is_empty() {
+            Value::Undef
+        } else {
+            self.arith(e, s.div(Num::int(l.len() as i64)))?
+        })
+    }
+
     fn count_arg(&self, e: &PExpr, v: &Value) -> R<usize> {
         match v {
             Value::Num(n) if n.is_integer() && n.numer() >= 0 && n.numer() <= 1_000_000 => {
@@ -1197,27 +1218,7 @@ impl<'a> Evaluator<'a> {
                     }
                 }
                 let l = self.list_arg(e, args.first().unwrap_or(&Value::Undef))?;
-                match func {
-                    Func::Count => Value::Num(Num::int(l.len() as i64)),
-                    _ => {
-                        let mut s = Num::ZERO;
-                        for i in l.iter() {
-                            s = match s.add(i.value) {
-                                Ok(v) => v,
-                                Err(er) => return self.arith(e, Err(er)),
-                            };
-                        }
-                        if func == Func::Mean {
-                            if l.is_empty() {
-                                Value::Undef
-                            } else {
-                                self.arith(e, s.div(Num::int(l.len() as i64)))?
-                            }
-                        } else {
-                            Value::Num(s)
-                        }
-                    }
-                }
+                self.list_total(e, func, &l)?
             }
             Func::CutLowest | Func::CutHighest | Func::Best => {
                 let l = self.list_arg(e, &args[0])?;
