@@ -70,6 +70,9 @@ pub(crate) enum Col {
     OptNums(Arc<Vec<Num>>, Arc<Vec<bool>>),
     /// True or false, all defined.
     Bools(Arc<Vec<bool>>),
+    /// True, false or undefined (where the flag is false): `p.rated` of
+    /// every round's opponent, undefined for a bye.
+    OptBools(Arc<Vec<bool>>, Arc<Vec<bool>>),
     /// Participants (`r.opponent`); [`NO_PID`] where undefined.
     Pids(Arc<Vec<Pid>>),
     /// Each element's own round (the variable of `for r in rounds`).
@@ -87,6 +90,13 @@ impl Col {
             Col::Const(Value::Num(n)) => Some(*n),
             _ => None,
         }
+    }
+    /// Numbers or undefined only, each read by [`Col::num`] (None: undefined).
+    fn opt_nums(&self) -> bool {
+        matches!(
+            self,
+            Col::Nums(_) | Col::OptNums(..) | Col::Const(Value::Num(_) | Value::Undef)
+        )
     }
     fn is_nums(&self) -> bool {
         matches!(self, Col::Nums(_) | Col::Const(Value::Num(_)))
@@ -159,6 +169,7 @@ enum Builder {
     Nums(Vec<Num>),
     OptNums(Vec<Num>, Vec<bool>),
     Bools(Vec<bool>),
+    OptBools(Vec<bool>, Vec<bool>),
     Vals(Vec<Value>),
 }
 
@@ -186,6 +197,14 @@ impl Builder {
                 ds.push(false);
             }
             (Builder::Bools(bs), Value::Bool(b)) => bs.push(b),
+            (Builder::OptBools(bs, ds), Value::Bool(b)) => {
+                bs.push(b);
+                ds.push(true);
+            }
+            (Builder::OptBools(bs, ds), Value::Undef) => {
+                bs.push(false);
+                ds.push(false);
+            }
             (Builder::Vals(vs), v) => vs.push(v),
             (_, v) => self.push_other(v),
         }
@@ -205,6 +224,14 @@ impl Builder {
                 let mut bs = Vec::with_capacity(ns.capacity());
                 bs.push(b);
                 *self = Builder::Bools(bs);
+            }
+            (Builder::Bools(bs), Value::Undef) => {
+                let mut ds = Vec::with_capacity(bs.capacity());
+                ds.resize(bs.len(), true);
+                ds.push(false);
+                let mut bs = std::mem::take(bs);
+                bs.push(false);
+                *self = Builder::OptBools(bs, ds);
             }
             (Builder::Vals(vs), v) => vs.push(v),
             (_, v) => {
@@ -230,6 +257,17 @@ impl Builder {
                         vs.extend(bs.into_iter().map(Value::Bool));
                         vs
                     }
+                    Builder::OptBools(bs, ds) => {
+                        let mut vs = Vec::with_capacity(bs.capacity());
+                        vs.extend(bs.into_iter().zip(ds).map(|(b, d)| {
+                            if d {
+                                Value::Bool(b)
+                            } else {
+                                Value::Undef
+                            }
+                        }));
+                        vs
+                    }
                     Builder::Vals(vs) => vs,
                 };
                 vs.push(v);
@@ -242,6 +280,7 @@ impl Builder {
             Builder::Nums(ns) => Col::Nums(Arc::new(ns)),
             Builder::OptNums(ns, ds) => Col::OptNums(Arc::new(ns), Arc::new(ds)),
             Builder::Bools(bs) => Col::Bools(Arc::new(bs)),
+            Builder::OptBools(bs, ds) => Col::OptBools(Arc::new(bs), Arc::new(ds)),
             Builder::Vals(vs) => Col::Vals(Arc::new(vs)),
         }
     }
@@ -328,6 +367,10 @@ impl Block {
                 false => Value::Undef,
             },
             Col::Bools(bs) => Value::Bool(bs[j]),
+            Col::OptBools(bs, ds) => match ds[j] {
+                true => Value::Bool(bs[j]),
+                false => Value::Undef,
+            },
             Col::Pids(ps) => match ps[j] {
                 NO_PID => Value::Undef,
                 p => Value::Part(p),
@@ -358,6 +401,7 @@ impl Block {
             Col::OptNums(ns, ds) => Col::OptNums(self.spread(ns), self.spread(ds)),
             Col::Nums(ns) => Col::Nums(self.spread(ns)),
             Col::Bools(bs) => Col::Bools(self.spread(bs)),
+            Col::OptBools(bs, ds) => Col::OptBools(self.spread(bs), self.spread(ds)),
             other => other.clone(),
         }
     }
@@ -737,6 +781,20 @@ impl Evaluator<'_> {
                             .map(|(j, &t)| if t { va.at(j) } else { vb.at(j) })
                             .collect(),
                     ))
+                } else if ca.opt_nums() && cb.opt_nums() {
+                    // Numbers with undefined holes (a rating, undefined for
+                    // a bye) in either branch.
+                    let mut ns = Vec::with_capacity(truth.len());
+                    let mut ds = Vec::with_capacity(truth.len());
+                    for (j, &t) in truth.iter().enumerate() {
+                        let n = if t { ca.num(j) } else { cb.num(j) };
+                        ns.push(n.unwrap_or(Num::ZERO));
+                        ds.push(n.is_some());
+                    }
+                    match ds.iter().all(|&d| d) {
+                        true => Col::Nums(Arc::new(ns)),
+                        false => Col::OptNums(Arc::new(ns), Arc::new(ds)),
+                    }
                 } else {
                     let mut out = Builder::new(truth.len());
                     for (j, &t) in truth.iter().enumerate() {
@@ -933,24 +991,43 @@ impl Evaluator<'_> {
             _ => return None,
         }
         let len = blk.len(dom);
-        let mut out = Builder::new(len);
-        for j in 0..len {
-            let Some(p) = blk.pid(dom, c, j)? else {
-                out.push(Value::Undef);
-                continue;
-            };
-            let part = &ev.participants[p];
-            match f {
-                F::Score => out.push_num(self.scores[p]),
-                F::Rated => out.push(Value::Bool(part.rating.is_some_and(|r| r > 0))),
-                F::Withdrawn => out.push(Value::Bool(part.withdrawn_after.is_some())),
-                _ => match part.rating {
-                    Some(r) => out.push_num(Num::int(r)),
-                    None => out.push(Value::Undef),
-                },
+        // Typed as they are read: the field of each participant, and
+        // whether there is one (not for a bye's missing opponent, nor an
+        // unrated player's rating).
+        let mut defined = Vec::with_capacity(len);
+        let col = if matches!(f, F::Rated | F::Withdrawn) {
+            let mut bs = Vec::with_capacity(len);
+            for j in 0..len {
+                let b = blk.pid(dom, c, j)?.map(|p| {
+                    let part = &ev.participants[p];
+                    match f {
+                        F::Rated => part.rating.is_some_and(|r| r > 0),
+                        _ => part.withdrawn_after.is_some(),
+                    }
+                });
+                bs.push(b.unwrap_or(false));
+                defined.push(b.is_some());
             }
-        }
-        Some(out.finish())
+            match defined.iter().all(|&d| d) {
+                true => Col::Bools(Arc::new(bs)),
+                false => Col::OptBools(Arc::new(bs), Arc::new(defined)),
+            }
+        } else {
+            let mut ns = Vec::with_capacity(len);
+            for j in 0..len {
+                let n = blk.pid(dom, c, j)?.and_then(|p| match f {
+                    F::Score => Some(self.scores[p]),
+                    _ => ev.participants[p].rating.map(Num::int),
+                });
+                ns.push(n.unwrap_or(Num::ZERO));
+                defined.push(n.is_some());
+            }
+            match defined.iter().all(|&d| d) {
+                true => Col::Nums(Arc::new(ns)),
+                false => Col::OptNums(Arc::new(ns), Arc::new(defined)),
+            }
+        };
+        Some(col)
     }
 
     /// The truth of each element of a condition's column (undefined is
@@ -958,6 +1035,9 @@ impl Evaluator<'_> {
     fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Arc<Vec<bool>>> {
         match col {
             Col::Bools(bs) => return Ok(bs.clone()),
+            Col::OptBools(bs, ds) => {
+                return Ok(Arc::new(bs.iter().zip(ds.iter()).map(|(&b, &d)| b && d).collect()))
+            }
             Col::Const(v) => return Ok(Arc::new(vec![self.truth(c, v)?; blk.len(dom)])),
             _ => {}
         }
