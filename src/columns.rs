@@ -1271,6 +1271,19 @@ impl Evaluator<'_> {
         let col = self.map(blk, Dom::Parts, |ev, j| {
             let rounds = blk.starts[j]..blk.starts[j + 1];
             match agg {
+                // A number from every round: added up directly.
+                Some(agg @ (Agg::Sum | Agg::Mean | Agg::Min | Agg::Max))
+                    if elem_nums.is_some() =>
+                {
+                    let ns: &[Num] = elem_nums.as_deref().map_or(&[], |v| v);
+                    let mut acc = Acc::new(agg);
+                    for k in rounds {
+                        if keep.as_ref().is_none_or(|t| t[k]) {
+                            acc.push_num(ev, e, ns[k])?;
+                        }
+                    }
+                    acc.finish(ev, e)
+                }
                 Some(agg) => {
                     let mut acc = Acc::new(agg);
                     for k in rounds {

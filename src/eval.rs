@@ -1774,23 +1774,32 @@ impl Acc {
                     }
                     other => return Err(ev.type_err(&g.elem, "a number", &other)),
                 };
-                self.count += 1;
-                self.acc = Some(match (self.acc, self.agg) {
-                    (None, _) => n,
-                    (Some(a), Agg::Min) => a.min(n),
-                    (Some(a), Agg::Max) => a.max(n),
-                    (Some(a), _) => a.add(n).map_err(|_| {
-                        ev.fail(
-                            e,
-                            "tb::eval::overflow",
-                            "a sum grew too large to hold exactly".into(),
-                            "",
-                        )
-                    })?,
-                });
+                self.push_num(ev, e, n)?;
             }
         }
         Ok(false)
+    }
+
+    /// Add a number to a `sum`, `mean`, `min` or `max` (the arm of
+    /// [`Acc::push`] for a number, for callers that hold one).
+    #[inline]
+    pub(crate) fn push_num(&mut self, ev: &Evaluator, e: &PExpr, n: Num) -> R<()> {
+        debug_assert!(matches!(self.agg, Agg::Sum | Agg::Mean | Agg::Min | Agg::Max));
+        self.count += 1;
+        self.acc = Some(match (self.acc, self.agg) {
+            (None, _) => n,
+            (Some(a), Agg::Min) => a.min(n),
+            (Some(a), Agg::Max) => a.max(n),
+            (Some(a), _) => a.add(n).map_err(|_| {
+                ev.fail(
+                    e,
+                    "tb::eval::overflow",
+                    "a sum grew too large to hold exactly".into(),
+                    "",
+                )
+            })?,
+        });
+        Ok(())
     }
 
     /// The aggregate's value.
