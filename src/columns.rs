@@ -998,12 +998,9 @@ impl Evaluator<'_> {
         let col = if matches!(f, F::Rated | F::Withdrawn) {
             let mut bs = Vec::with_capacity(len);
             for j in 0..len {
-                let b = blk.pid(dom, c, j)?.map(|p| {
-                    let part = &ev.participants[p];
-                    match f {
-                        F::Rated => part.rating.is_some_and(|r| r > 0),
-                        _ => part.withdrawn_after.is_some(),
-                    }
+                let b = blk.pid(dom, c, j)?.map(|p| match f {
+                    F::Rated => self.ratings[p].is_some_and(|r| r > 0),
+                    _ => ev.participants[p].withdrawn_after.is_some(),
                 });
                 bs.push(b.unwrap_or(false));
                 defined.push(b.is_some());
@@ -1017,7 +1014,7 @@ impl Evaluator<'_> {
             for j in 0..len {
                 let n = blk.pid(dom, c, j)?.and_then(|p| match f {
                     F::Score => Some(self.scores[p]),
-                    _ => ev.participants[p].rating.map(Num::int),
+                    _ => self.ratings[p].map(Num::int),
                 });
                 ns.push(n.unwrap_or(Num::ZERO));
                 defined.push(n.is_some());

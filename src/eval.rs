@@ -183,6 +183,10 @@ pub struct Evaluator<'a> {
     pub rs: &'a Ruleset,
     /// Total score per participant.
     pub scores: Arc<Vec<Num>>,
+    /// Each participant's rating, in a table of its own: columns read the
+    /// ratings of every round's opponent, and the participants themselves
+    /// are large records scattered in memory.
+    pub(crate) ratings: Arc<Vec<Option<i64>>>,
     /// Score after each entry: every participant's entries in turn, a
     /// participant's from `entry_base[p]` (one table, not one per participant).
     pub(crate) running: Arc<Vec<Num>>,
@@ -319,6 +323,7 @@ impl<'a> Evaluator<'a> {
             event,
             rs,
             scores: Arc::new(scores),
+            ratings: Arc::new(event.participants.iter().map(|p| p.rating).collect()),
             running: Arc::new(running),
             cache: (0..rs.metrics.len())
                 .map(|_| Arc::new(Vec::new()))
@@ -368,6 +373,7 @@ impl<'a> Evaluator<'a> {
             event: self.event,
             rs: self.rs,
             scores: self.scores.clone(),
+            ratings: self.ratings.clone(),
             running: self.running.clone(),
             cache: self.cache.clone(),
             column_tried: self.column_tried.clone(),

@@ -333,6 +333,19 @@ impl Num {
                 .map(Num::int)
                 .ok_or(NumError::Overflow);
         }
+        // Whole numbers and halves (a score times points): the product is in
+        // quarters at most, reduced by halving; if it overflows 64 bits
+        // before that, the general way below decides.
+        if self.den <= 2 && o.den <= 2 {
+            if let Some(mut n) = self.num.checked_mul(o.num) {
+                let mut den = self.den * o.den;
+                while den > 1 && n & 1 == 0 {
+                    n >>= 1;
+                    den >>= 1;
+                }
+                return Ok(Num { num: n, den });
+            }
+        }
         // (a/b)(c/d): cross-reduce a with d and c with b in 64 bits; what is
         // left is in lowest terms, and its products fit in i128.
         let (a, b, c, d) = (
@@ -658,7 +671,8 @@ mod tests {
             q(min, 3),
             q(min, 7),
             q(max, 2),
-            // Halves, the sum's fast path: small, negative and extreme.
+            // Halves, the fast paths of sums and products: small, negative
+            // and extreme.
             q(-1, 2),
             q(3, 2),
             q(-5, 2),
