@@ -164,6 +164,19 @@ fn gather_nums(cache: &[Option<Value>], ps: &[Pid]) -> Option<Col> {
     })
 }
 
+/// `args` is one call of `cut_lowest`, `cut_highest` or `best` (the
+/// function and its two arguments): the argument of a `sum` or `mean` that
+/// [`Evaluator::total_of_cut`] computes.
+fn fused_cut(args: &[PExpr]) -> Option<(Func, &[PExpr; 2])> {
+    match args {
+        [PExpr {
+            kind: PKind::Call(f @ (Func::CutLowest | Func::CutHighest | Func::Best), inner),
+            ..
+        }] => Some((*f, inner.as_slice().try_into().ok()?)),
+        _ => None,
+    }
+}
+
 /// Builds a column value by value, typed while every value has one type.
 enum Builder {
     Nums(Vec<Num>),
@@ -715,6 +728,12 @@ impl Evaluator<'_> {
                     (None, b) => self.map(blk, dom, |ev, j| ev.field(e, &blk.at(dom, &b, j), f))?,
                 }
             }
+            PKind::Call(func @ (Func::Sum | Func::Mean), args) if fused_cut(args).is_some() => {
+                match self.total_of_cut(e, *func, &args[0], cx, blk)? {
+                    Some(c) => c,
+                    None => self.per_item(e, cx, blk)?,
+                }
+            }
             PKind::Call(func, args) => {
                 let mut cols = Vec::with_capacity(args.len());
                 for a in args {
@@ -913,6 +932,49 @@ impl Evaluator<'_> {
                 })
             }
         }
+    }
+
+    /// `sum(cut_lowest(list, n))` (Buchholz Cut-1) and the like: each
+    /// participant's list cut and added up in a buffer used for all of
+    /// them, as the two functions would in turn (and charged the same),
+    /// without making the cut list. None when the arguments are not a list
+    /// per element and a count.
+    fn total_of_cut(
+        &mut self,
+        e: &PExpr,
+        func: Func,
+        inner: &PExpr,
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Option<Col>> {
+        let Some((cut, [list, count])) = fused_cut(std::slice::from_ref(inner)) else {
+            return Ok(None);
+        };
+        self.charge(inner, blk.len(cx.dom).max(1) as u64)?;
+        let lists = self.col(list, cx, blk)?;
+        let n = match self.col(count, cx, blk)? {
+            Col::Const(v) => self.count_arg(inner, &v)?,
+            _ => return Ok(None),
+        };
+        let Col::Vals(vs) = lists else {
+            return Ok(None);
+        };
+        if !vs.iter().all(|v| matches!(v, Value::List(_))) {
+            return Ok(None);
+        }
+        let mut out = Builder::new(vs.len());
+        let mut items = Vec::new();
+        for v in vs.iter() {
+            if let Value::List(l) = v {
+                items.clear();
+                items.extend_from_slice(l);
+                self.charge(inner, l.len() as u64)?;
+                self.cut(inner, cut, &mut items, n)?;
+                self.charge(e, items.len() as u64)?;
+                out.push(self.list_total(e, func, &items)?);
+            }
+        }
+        Ok(Some(out.finish()))
     }
 
     /// A built-in field of every round of the block, typed, shared by

@@ -1114,7 +1114,36 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    fn count_arg(&self, e: &PExpr, v: &Value) -> R<usize> {
+    /// `cut_lowest`, `cut_highest` or `best` of `items` with count `n`, in place.
+    pub(crate) fn cut(
+        &mut self,
+        e: &PExpr,
+        func: Func,
+        items: &mut Vec<ListItem>,
+        n: usize,
+    ) -> R<()> {
+        let n = n.min(items.len());
+        self.charge(e, (n as u64 + 1).saturating_mul(items.len() as u64))?;
+        match func {
+            Func::CutLowest => {
+                for _ in 0..n {
+                    cut_least_significant(items);
+                }
+            }
+            Func::CutHighest => {
+                for _ in 0..n {
+                    cut_most_significant(items);
+                }
+            }
+            _ => {
+                items.sort_by_key(|i| std::cmp::Reverse(i.value));
+                items.truncate(n);
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn count_arg(&self, e: &PExpr, v: &Value) -> R<usize> {
         match v {
             Value::Num(n) if n.is_integer() && n.numer() >= 0 && n.numer() <= 1_000_000 => {
                 Ok(n.numer() as usize)
@@ -1230,24 +1259,7 @@ impl<'a> Evaluator<'a> {
                 let l = self.list_arg(e, &args[0])?;
                 let n = self.count_arg(e, &args[1])?;
                 let mut items: Vec<ListItem> = l.as_ref().clone();
-                let n = n.min(items.len());
-                self.charge(e, (n as u64 + 1).saturating_mul(items.len() as u64))?;
-                match func {
-                    Func::CutLowest => {
-                        for _ in 0..n {
-                            cut_least_significant(&mut items);
-                        }
-                    }
-                    Func::CutHighest => {
-                        for _ in 0..n {
-                            cut_most_significant(&mut items);
-                        }
-                    }
-                    _ => {
-                        items.sort_by_key(|i| std::cmp::Reverse(i.value));
-                        items.truncate(n);
-                    }
-                }
+                self.cut(e, func, &mut items, n)?;
                 Value::List(Arc::new(items))
             }
             Func::FideDp | Func::FideExpected => match num(self, 0)? {

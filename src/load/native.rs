@@ -541,6 +541,9 @@ fn num_from_text(t: &str) -> Option<Num> {
         None => (t, 0),
     };
     let m = plain_decimal(mantissa).or_else(|| Num::parse(mantissa))?;
+    if exp == 0 {
+        return Some(m);
+    }
     if exp.unsigned_abs() > 38 {
         return None;
     }
