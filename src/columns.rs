@@ -987,32 +987,20 @@ impl Evaluator<'_> {
         let ev = self.event;
         let &(p0, i0) = blk.rounds.first()?;
         let first = &ev.participants[p0].entries[i0 as usize];
-        let len = blk.rounds.len();
-        // The block's rounds are its participants' entries, in order.
-        let entries = blk.parts.clone().map(|p| (p, &ev.participants[p].entries));
+        // The block's rounds are its participants' entries, in order: a
+        // slice of the event's table of the field (read from the entries
+        // once, not once per computation and block).
+        let at = self.entry_base[p0]..self.entry_base[p0] + blk.rounds.len();
         // Which kind of field this is does not depend on the round (see
         // `entry_flag`, `entry_number`): decided on the first one.
         let c = if crate::eval::entry_flag(f, first).is_some() {
-            let all = self.event_flags(f)?;
-            let b0 = self.entry_base[p0];
-            Col::Bools(Arc::new(all.get(b0..b0 + len)?.to_vec()))
+            Col::Bools(Arc::new(self.event_flags(f)?.get(at)?.to_vec()))
         } else if f == BuiltinField::RunningScore {
-            let b0 = self.entry_base[p0];
-            Col::Nums(Arc::new(self.running.get(b0..b0 + len)?.to_vec()))
+            Col::Nums(Arc::new(self.running.get(at)?.to_vec()))
         } else if crate::eval::entry_num(f, first).is_some() {
-            let mut ns = Vec::with_capacity(len);
-            for (_, ens) in entries {
-                for en in ens {
-                    ns.push(crate::eval::entry_num(f, en)?);
-                }
-            }
-            Col::Nums(Arc::new(ns))
+            Col::Nums(Arc::new(self.event_nums(f)?.get(at)?.to_vec()))
         } else if f == BuiltinField::Opponent {
-            let mut ps = Vec::with_capacity(len);
-            for (_, ens) in entries {
-                ps.extend(ens.iter().map(|en| en.opponent.unwrap_or(NO_PID)));
-            }
-            Col::Pids(Arc::new(ps))
+            Col::Pids(Arc::new(self.event_opponents().get(at)?.to_vec()))
         } else {
             return None;
         };
@@ -1036,6 +1024,36 @@ impl Evaluator<'_> {
         let c = Arc::new(all);
         self.flag_cols.push((f, c.clone()));
         Some(c)
+    }
+
+    /// Number field `f` of every entry of the event (see [`Evaluator::event_flags`]).
+    fn event_nums(&mut self, f: BuiltinField) -> Option<Arc<Vec<Num>>> {
+        if let Some((_, c)) = self.num_cols.iter().find(|(g, _)| *g == f) {
+            return Some(c.clone());
+        }
+        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
+        for part in &self.event.participants {
+            for en in &part.entries {
+                all.push(crate::eval::entry_num(f, en)?);
+            }
+        }
+        let c = Arc::new(all);
+        self.num_cols.push((f, c.clone()));
+        Some(c)
+    }
+
+    /// The opponent of every entry of the event ([`NO_PID`] for none), the same way.
+    fn event_opponents(&mut self) -> Arc<Vec<Pid>> {
+        if let Some(c) = &self.opp_col {
+            return c.clone();
+        }
+        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
+        for part in &self.event.participants {
+            all.extend(part.entries.iter().map(|en| en.opponent.unwrap_or(NO_PID)));
+        }
+        let c = Arc::new(all);
+        self.opp_col = Some(c.clone());
+        c
     }
 
     /// A built-in field of the participants of column `c` (`score`,

@@ -230,6 +230,10 @@ pub struct Evaluator<'a> {
     /// Flag fields of every entry, in that order, once read in columns
     /// (see [`crate::columns`]).
     pub(crate) flag_cols: Vec<(BuiltinField, Arc<Vec<bool>>)>,
+    /// Number fields (`r.round`, `r.points`) and opponents of every entry,
+    /// the same way.
+    pub(crate) num_cols: Vec<(BuiltinField, Arc<Vec<Num>>)>,
+    pub(crate) opp_col: Option<Arc<Vec<Pid>>>,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -356,6 +360,8 @@ impl<'a> Evaluator<'a> {
                     .collect(),
             ),
             flag_cols: Vec::new(),
+            num_cols: Vec::new(),
+            opp_col: None,
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
@@ -391,6 +397,8 @@ impl<'a> Evaluator<'a> {
             same: self.same.clone(),
             entry_base: self.entry_base.clone(),
             flag_cols: self.flag_cols.clone(),
+            num_cols: self.num_cols.clone(),
+            opp_col: self.opp_col.clone(),
             entry_cache: vec![Vec::new(); self.rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
