@@ -309,9 +309,14 @@ impl<'a> Evaluator<'a> {
             .sum();
         let mut scores = Vec::with_capacity(event.participants.len());
         let mut running = Vec::with_capacity(cells as usize);
+        let mut entry_base = Vec::with_capacity(event.participants.len() + 1);
+        // One pass over the entries (millions of them in a large event).
+        let mut has_boards = false;
         for p in &event.participants {
+            entry_base.push(running.len());
             let mut total = Num::ZERO;
             for e in &p.entries {
+                has_boards |= !e.boards().is_empty();
                 total = total.add(e.points).map_err(|_| {
                     Diag::error(
                         "tb::eval::overflow",
@@ -342,23 +347,10 @@ impl<'a> Evaluator<'a> {
             depth: 0,
             fuel,
             has_ratings: event.participants.iter().any(|p| p.rating.is_some()),
-            has_boards: event
-                .participants
-                .iter()
-                .any(|p| p.entries.iter().any(|e| !e.boards().is_empty())),
+            has_boards,
             group_cache: GroupCache::default(),
             same: Arc::new(same_for_everyone(rs)),
-            entry_base: Arc::new(
-                event
-                    .participants
-                    .iter()
-                    .scan(0usize, |acc, p| {
-                        let base = *acc;
-                        *acc += p.entries.len();
-                        Some(base)
-                    })
-                    .collect(),
-            ),
+            entry_base: Arc::new(entry_base),
             flag_cols: Vec::new(),
             num_cols: Vec::new(),
             opp_col: None,
