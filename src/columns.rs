@@ -34,7 +34,7 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// About this many rounds per block: enough to spread each node's fixed
 /// cost thin, few enough for a column to stay in the processor's cache.
@@ -299,6 +299,58 @@ impl Builder {
     }
 }
 
+/// The participants of each block: consecutive participants with about
+/// [`BLOCK_ENTRIES`] rounds in all (at least one participant).
+fn block_spans(event: &crate::model::Event) -> Vec<Range<Pid>> {
+    let parts = &event.participants;
+    let mut spans = Vec::with_capacity(parts.len() * 16 / BLOCK_ENTRIES + 1);
+    let mut p0 = 0;
+    while p0 < parts.len() {
+        let mut p1 = p0;
+        let mut entries = 0;
+        while p1 < parts.len() && (p1 == p0 || entries < BLOCK_ENTRIES) {
+            entries += parts[p1].entries.len();
+            p1 += 1;
+        }
+        spans.push(p0..p1);
+        p0 = p1;
+    }
+    spans
+}
+
+/// The columns of the rounds' built-in fields (`r.played`, `r.round`,
+/// `r.opponent`, ...), block by block: functions of the event alone, each
+/// made by whichever computation and thread first needs it, once, and then
+/// shared by every computation and every fork of the evaluator. Reading a
+/// field from the entries (large records) once per block, in parallel,
+/// beats both a pass per computation and a pass over the whole event on
+/// one thread before the blocks can start.
+pub(crate) struct FieldCols {
+    /// The blocks (every computation cuts the same: [`block_spans`]).
+    spans: Vec<Range<Pid>>,
+    /// First participant of each block.
+    starts: Vec<Pid>,
+    /// `[field][block]`: the column, or None for a field with no typed form.
+    cols: Vec<OnceLock<Option<Col>>>,
+}
+
+impl FieldCols {
+    pub(crate) fn new(event: &crate::model::Event) -> FieldCols {
+        let spans = block_spans(event);
+        let n = spans.len() * BuiltinField::ALL.len();
+        FieldCols {
+            starts: spans.iter().map(|s| s.start).collect(),
+            spans,
+            cols: (0..n).map(|_| OnceLock::new()).collect(),
+        }
+    }
+    /// The place of field `f` of the block starting at participant `p0`.
+    fn slot(&self, f: BuiltinField, p0: Pid) -> Option<&OnceLock<Option<Col>>> {
+        let b = self.starts.binary_search(&p0).ok()?;
+        self.cols.get(f as usize * self.starts.len() + b)
+    }
+}
+
 /// What a column has one value for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Dom {
@@ -318,8 +370,9 @@ pub(crate) enum ArgKey {
 
 /// Columns used more than once while one metric is computed with the
 /// metrics it gathers (`opponent_value(r, false, false)` as Sonneborn-Berger's
-/// value and key; `r.played` everywhere), kept per block (by its first
-/// participant: every computation cuts the same blocks).
+/// value and key), kept per block (by its first participant: every
+/// computation cuts the same blocks). Built-in fields are kept longer, in
+/// [`FieldCols`].
 #[derive(Default)]
 pub(crate) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
 
@@ -328,8 +381,6 @@ pub(crate) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
 pub(crate) enum MemoKey {
     /// A metric with these arguments.
     Metric(MetricId, Vec<ArgKey>),
-    /// A built-in field of the round.
-    Field(BuiltinField),
 }
 
 impl Memo {
@@ -620,20 +671,7 @@ impl Evaluator<'_> {
     /// The participants of each block: consecutive participants with about
     /// [`BLOCK_ENTRIES`] rounds in all (at least one participant).
     fn block_spans(&self) -> Vec<Range<Pid>> {
-        let parts = &self.event.participants;
-        let mut spans = Vec::with_capacity(parts.len() * 16 / BLOCK_ENTRIES + 1);
-        let mut p0 = 0;
-        while p0 < parts.len() {
-            let mut p1 = p0;
-            let mut entries = 0;
-            while p1 < parts.len() && (p1 == p0 || entries < BLOCK_ENTRIES) {
-                entries += parts[p1].entries.len();
-                p1 += 1;
-            }
-            spans.push(p0..p1);
-            p0 = p1;
-        }
-        spans
+        self.fields.spans.clone()
     }
 
     /// Expression `e` over one block: the participants of `parts`.
@@ -977,83 +1015,47 @@ impl Evaluator<'_> {
         Ok(Some(out.finish()))
     }
 
-    /// A built-in field of every round of the block, typed, shared by
-    /// every use; None for fields without a typed form.
+    /// A built-in field of every round of the block, typed; None for
+    /// fields without a typed form. Made once per block for the whole
+    /// evaluation (see [`FieldCols`]).
     fn round_field(&mut self, f: BuiltinField, blk: &Block) -> Option<Col> {
-        let key = MemoKey::Field(f);
-        if let Some(c) = self.col_memo.get(blk.parts.start, Dom::Rounds, &key) {
-            return Some(c);
+        let fields = self.fields.clone();
+        let slot = fields.slot(f, blk.parts.start)?;
+        if let Some(c) = slot.get() {
+            return c.clone();
         }
+        let c = self.read_round_field(f, blk);
+        slot.get_or_init(|| c).clone()
+    }
+
+    /// Field `f` of every round of the block, read from the entries.
+    fn read_round_field(&self, f: BuiltinField, blk: &Block) -> Option<Col> {
         let ev = self.event;
         let &(p0, i0) = blk.rounds.first()?;
         let first = &ev.participants[p0].entries[i0 as usize];
-        // The block's rounds are its participants' entries, in order: a
-        // slice of the event's table of the field (read from the entries
-        // once, not once per computation and block).
-        let at = self.entry_base[p0]..self.entry_base[p0] + blk.rounds.len();
+        let len = blk.rounds.len();
+        // The block's rounds are its participants' entries, in order.
+        let entries = || blk.parts.clone().flat_map(|p| &ev.participants[p].entries);
         // Which kind of field this is does not depend on the round (see
         // `entry_flag`, `entry_number`): decided on the first one.
-        let c = if crate::eval::entry_flag(f, first).is_some() {
-            Col::Bools(Arc::new(self.event_flags(f)?.get(at)?.to_vec()))
+        Some(if let Some(flag) = crate::eval::entry_flag_of(f) {
+            Col::Bools(Arc::new(entries().map(flag).collect()))
         } else if f == BuiltinField::RunningScore {
-            Col::Nums(Arc::new(self.running.get(at)?.to_vec()))
+            let b0 = self.entry_base[p0];
+            Col::Nums(Arc::new(self.running.get(b0..b0 + len)?.to_vec()))
         } else if crate::eval::entry_num(f, first).is_some() {
-            Col::Nums(Arc::new(self.event_nums(f)?.get(at)?.to_vec()))
+            let mut ns = Vec::with_capacity(len);
+            for en in entries() {
+                ns.push(crate::eval::entry_num(f, en)?);
+            }
+            Col::Nums(Arc::new(ns))
         } else if f == BuiltinField::Opponent {
-            Col::Pids(Arc::new(self.event_opponents().get(at)?.to_vec()))
+            Col::Pids(Arc::new(
+                entries().map(|en| en.opponent.unwrap_or(NO_PID)).collect(),
+            ))
         } else {
             return None;
-        };
-        self.col_memo
-            .put(blk.parts.start, Dom::Rounds, key, c.clone());
-        Some(c)
-    }
-
-    /// Flag field `f` of every entry of the event, participant by
-    /// participant: read once (a byte per entry), sliced for each block.
-    fn event_flags(&mut self, f: BuiltinField) -> Option<Arc<Vec<bool>>> {
-        if let Some((_, c)) = self.flag_cols.iter().find(|(g, _)| *g == f) {
-            return Some(c.clone());
-        }
-        let flag = crate::eval::entry_flag_of(f)?;
-        let ev = self.event;
-        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
-        for part in &ev.participants {
-            all.extend(part.entries.iter().map(flag));
-        }
-        let c = Arc::new(all);
-        self.flag_cols.push((f, c.clone()));
-        Some(c)
-    }
-
-    /// Number field `f` of every entry of the event (see [`Evaluator::event_flags`]).
-    fn event_nums(&mut self, f: BuiltinField) -> Option<Arc<Vec<Num>>> {
-        if let Some((_, c)) = self.num_cols.iter().find(|(g, _)| *g == f) {
-            return Some(c.clone());
-        }
-        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
-        for part in &self.event.participants {
-            for en in &part.entries {
-                all.push(crate::eval::entry_num(f, en)?);
-            }
-        }
-        let c = Arc::new(all);
-        self.num_cols.push((f, c.clone()));
-        Some(c)
-    }
-
-    /// The opponent of every entry of the event ([`NO_PID`] for none), the same way.
-    fn event_opponents(&mut self) -> Arc<Vec<Pid>> {
-        if let Some(c) = &self.opp_col {
-            return c.clone();
-        }
-        let mut all = Vec::with_capacity(self.entry_base.last().copied().unwrap_or(0) + 64);
-        for part in &self.event.participants {
-            all.extend(part.entries.iter().map(|en| en.opponent.unwrap_or(NO_PID)));
-        }
-        let c = Arc::new(all);
-        self.opp_col = Some(c.clone());
-        c
+        })
     }
 
     /// A built-in field of the participants of column `c` (`score`,
@@ -1113,7 +1115,9 @@ impl Evaluator<'_> {
         match col {
             Col::Bools(bs) => return Ok(bs.clone()),
             Col::OptBools(bs, ds) => {
-                return Ok(Arc::new(bs.iter().zip(ds.iter()).map(|(&b, &d)| b && d).collect()))
+                return Ok(Arc::new(
+                    bs.iter().zip(ds.iter()).map(|(&b, &d)| b && d).collect(),
+                ))
             }
             Col::Const(v) => return Ok(Arc::new(vec![self.truth(c, v)?; blk.len(dom)])),
             _ => {}
@@ -1349,9 +1353,7 @@ impl Evaluator<'_> {
             let rounds = blk.starts[j]..blk.starts[j + 1];
             match agg {
                 // A number from every round: added up directly.
-                Some(agg @ (Agg::Sum | Agg::Mean | Agg::Min | Agg::Max))
-                    if elem_nums.is_some() =>
-                {
+                Some(agg @ (Agg::Sum | Agg::Mean | Agg::Min | Agg::Max)) if elem_nums.is_some() => {
                     let ns: &[Num] = elem_nums.as_deref().map_or(&[], |v| v);
                     let mut acc = Acc::new(agg);
                     for k in rounds {

@@ -227,13 +227,9 @@ pub struct Evaluator<'a> {
     pub(crate) same: Arc<Vec<bool>>,
     /// Index of each participant's first entry among all entries.
     pub(crate) entry_base: Arc<Vec<usize>>,
-    /// Flag fields of every entry, in that order, once read in columns
-    /// (see [`crate::columns`]).
-    pub(crate) flag_cols: Vec<(BuiltinField, Arc<Vec<bool>>)>,
-    /// Number fields (`r.round`, `r.points`) and opponents of every entry,
-    /// the same way.
-    pub(crate) num_cols: Vec<(BuiltinField, Arc<Vec<Num>>)>,
-    pub(crate) opp_col: Option<Arc<Vec<Pid>>>,
+    /// The rounds' built-in fields in columns, block by block, shared by
+    /// every fork (see [`crate::columns::FieldCols`]).
+    pub(crate) fields: Arc<crate::columns::FieldCols>,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -351,9 +347,7 @@ impl<'a> Evaluator<'a> {
             group_cache: GroupCache::default(),
             same: Arc::new(same_for_everyone(rs)),
             entry_base: Arc::new(entry_base),
-            flag_cols: Vec::new(),
-            num_cols: Vec::new(),
-            opp_col: None,
+            fields: Arc::new(crate::columns::FieldCols::new(event)),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
@@ -388,9 +382,7 @@ impl<'a> Evaluator<'a> {
             group_cache: GroupCache::default(),
             same: self.same.clone(),
             entry_base: self.entry_base.clone(),
-            flag_cols: self.flag_cols.clone(),
-            num_cols: self.num_cols.clone(),
-            opp_col: self.opp_col.clone(),
+            fields: self.fields.clone(),
             entry_cache: vec![Vec::new(); self.rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
@@ -1802,7 +1794,10 @@ impl Acc {
     /// [`Acc::push`] for a number, for callers that hold one).
     #[inline]
     pub(crate) fn push_num(&mut self, ev: &Evaluator, e: &PExpr, n: Num) -> R<()> {
-        debug_assert!(matches!(self.agg, Agg::Sum | Agg::Mean | Agg::Min | Agg::Max));
+        debug_assert!(matches!(
+            self.agg,
+            Agg::Sum | Agg::Mean | Agg::Min | Agg::Max
+        ));
         self.count += 1;
         self.acc = Some(match (self.acc, self.agg) {
             (None, _) => n,

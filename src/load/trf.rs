@@ -123,7 +123,10 @@ impl<'a> Iterator for Lines<'a> {
         }
         let nl = self.nl;
         // The line ends at that `\n`, or at a `\r` before it.
-        let cr = text.as_bytes().get(start..nl).and_then(|l| memchr::memchr(b'\r', l));
+        let cr = text
+            .as_bytes()
+            .get(start..nl)
+            .and_then(|l| memchr::memchr(b'\r', l));
         let (end, next) = match cr {
             Some(cr) if start + cr + 1 == nl && nl < text.len() => (start + cr, nl + 1),
             Some(cr) => (start + cr, start + cr + 1),
