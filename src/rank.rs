@@ -176,7 +176,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     // A step that is not relative to the tied group has one value per
     // participant: kept, not recomputed when the step meets the participant
     // again (`repeat`, `restart`) or its column is printed.
-    let mut step_values = StepValues::default();
+    let mut step_values = StepValues::new(rs, n);
     // Every such value is shown for every participant: computed for all of
     // them at once, in columns, where the step allows it (else per
     // participant when first needed, as below).
@@ -211,7 +211,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         match ev.fill_expr(&step.expr, step.slots) {
             Some(vals) => {
                 for (p, v) in vals.into_iter().enumerate() {
-                    step_values.put(c.origin.0, c.origin.1, p, n, v);
+                    step_values.put(c.origin.0, c.origin.1, p, v);
                 }
             }
             // Evaluated per participant later: keep everything.
@@ -309,7 +309,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                 .eval(&step.expr, &mut env)
                 .map_err(|e| step_error(&e, rs, event, task.proc_id, task.step, Some(p)))?;
             if !step.group_relative {
-                step_values.put(task.proc_id, task.step, p, n, v.clone());
+                step_values.put(task.proc_id, task.step, p, v.clone());
             }
             if step.group_relative {
                 if let Some(ci) = columns
@@ -502,27 +502,63 @@ fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
     }
 }
 
-/// Values of steps that are not group-relative: `[procedure][step][participant]`.
-#[derive(Default)]
-struct StepValues(Vec<Vec<Vec<Option<Value>>>>);
+/// Values of steps that are not group-relative, participant by
+/// participant: `[participant][step]`, every step of every procedure
+/// numbered in turn. A tied group meets the steps one after another, and
+/// the standings read every step of a participant: a participant's values
+/// side by side are read from memory once, not once per step (participants
+/// come in no order, and one table per step is read at random).
+struct StepValues {
+    /// Where each procedure's steps are numbered from (`[procedure]`).
+    first: Vec<usize>,
+    /// The number of each step that has values (`[first[procedure] + step]`):
+    /// those that are not relative to the tied group.
+    slot: Vec<Option<usize>>,
+    /// Steps with values.
+    width: usize,
+    /// Participants.
+    n: usize,
+    /// `[participant * width + slot]`; empty until a value is put.
+    vals: Vec<Option<Value>>,
+}
 
 impl StepValues {
-    fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
-        self.0.get(proc_id)?.get(step)?.get(p)?.as_ref()
+    fn new(rs: &Ruleset, n: usize) -> StepValues {
+        let (mut first, mut slot, mut width) = (Vec::new(), Vec::new(), 0);
+        for p in &rs.procs {
+            first.push(slot.len());
+            for s in &p.steps {
+                slot.push((!s.group_relative).then(|| {
+                    width += 1;
+                    width - 1
+                }));
+            }
+        }
+        StepValues {
+            first,
+            slot,
+            width,
+            n,
+            vals: Vec::new(),
+        }
     }
-    fn put(&mut self, proc_id: ProcId, step: usize, p: Pid, n: usize, v: Value) {
-        if self.0.len() <= proc_id {
-            self.0.resize(proc_id + 1, Vec::new());
+    fn at(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<usize> {
+        let k = (*self.slot.get(*self.first.get(proc_id)? + step)?)?;
+        Some(p * self.width + k)
+    }
+    fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
+        self.vals.get(self.at(proc_id, step, p)?)?.as_ref()
+    }
+    fn put(&mut self, proc_id: ProcId, step: usize, p: Pid, v: Value) {
+        let Some(i) = self.at(proc_id, step, p) else {
+            return;
+        };
+        if self.vals.is_empty() {
+            self.vals = vec![None; self.n.saturating_mul(self.width)];
         }
-        let steps = &mut self.0[proc_id];
-        if steps.len() <= step {
-            steps.resize(step + 1, Vec::new());
+        if let Some(slot) = self.vals.get_mut(i) {
+            *slot = Some(v);
         }
-        let vals = &mut steps[step];
-        if vals.len() < n {
-            vals.resize(n, None);
-        }
-        vals[p] = Some(v);
     }
 }
 
