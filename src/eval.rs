@@ -473,8 +473,9 @@ impl<'a> Evaluator<'a> {
                 return Ok(v);
             }
             // First use: compute it for everyone in columns (see
-            // `crate::columns`); what that cannot do is done below.
-            if slot == p {
+            // `crate::columns`); what that cannot do is done below. A
+            // metric that is the same for everyone is computed once, below.
+            if slot == p && !self.same.get(id).copied().unwrap_or(false) {
                 self.fill_column(id);
                 if let Some(Some(v)) = self.cache[id].get(slot) {
                     let v = v.clone();
