@@ -169,7 +169,14 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     }
     let columns = columns(rs, main);
     let n = event.participants.len();
-    let mut group_values: Vec<Vec<Value>> = vec![vec![Value::Undef; columns.len()]; n];
+    // Values of group-relative columns, `[participant * columns + column]`
+    // (one table, not one list per participant).
+    let width = columns.len();
+    let mut group_values: Vec<Value> = if columns.iter().any(|c| c.group_relative) {
+        vec![Value::Undef; n.saturating_mul(width)]
+    } else {
+        Vec::new()
+    };
     let mut trace = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
     let mut last_decided: Vec<Option<Arc<Decided>>> = vec![None; n];
@@ -316,7 +323,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
                     .iter()
                     .position(|c| c.origin == (task.proc_id, task.step))
                 {
-                    group_values[p][ci] = v.clone();
+                    group_values[p * width + ci] = v.clone();
                 }
             }
             values.push((p, v));
@@ -420,7 +427,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             let mut vals = Vec::with_capacity(columns.len());
             for (ci, c) in columns.iter().enumerate() {
                 if c.group_relative {
-                    vals.push(group_values[p][ci].clone());
+                    vals.push(group_values[p * width + ci].clone());
                 } else if let Some(v) = step_values.get(c.origin.0, c.origin.1, p) {
                     vals.push(v.clone());
                 } else {
