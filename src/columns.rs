@@ -177,6 +177,45 @@ fn fused_cut(args: &[PExpr]) -> Option<(Func, &[PExpr; 2])> {
     }
 }
 
+/// A typed column's values so far, all defined, and an undefined one after
+/// them (`filler` in its place), with the flags of which are defined.
+fn first_hole<T>(vs: &mut Vec<T>, filler: T) -> (Vec<T>, Vec<bool>) {
+    let mut ds = Vec::with_capacity(vs.capacity());
+    ds.resize(vs.len(), true);
+    ds.push(false);
+    let mut vs = std::mem::take(vs);
+    vs.push(filler);
+    (vs, ds)
+}
+
+/// A typed column as general values (undefined where `defined` is false),
+/// with room left for as many as it had.
+fn as_values<T>(vs: Vec<T>, defined: Vec<bool>, value: impl Fn(T) -> Value) -> Vec<Value> {
+    let mut out = Vec::with_capacity(vs.capacity());
+    out.extend(vs.into_iter().zip(defined).map(|(v, d)| match d {
+        true => value(v),
+        false => Value::Undef,
+    }));
+    out
+}
+
+/// Numbers, undefined where `defined` is false: typed as holding numbers
+/// only when none is undefined.
+fn nums_col(ns: Vec<Num>, defined: Vec<bool>) -> Col {
+    match defined.iter().all(|&d| d) {
+        true => Col::Nums(Arc::new(ns)),
+        false => Col::OptNums(Arc::new(ns), Arc::new(defined)),
+    }
+}
+
+/// Booleans, undefined where `defined` is false (as [`nums_col`]).
+fn bools_col(bs: Vec<bool>, defined: Vec<bool>) -> Col {
+    match defined.iter().all(|&d| d) {
+        true => Col::Bools(Arc::new(bs)),
+        false => Col::OptBools(Arc::new(bs), Arc::new(defined)),
+    }
+}
+
 /// Builds a column value by value, typed while every value has one type.
 enum Builder {
     Nums(Vec<Num>),
@@ -226,11 +265,7 @@ impl Builder {
     fn push_other(&mut self, v: Value) {
         match (&mut *self, v) {
             (Builder::Nums(ns), Value::Undef) => {
-                let mut ds = Vec::with_capacity(ns.capacity());
-                ds.resize(ns.len(), true);
-                ds.push(false);
-                let mut ns = std::mem::take(ns);
-                ns.push(Num::ZERO);
+                let (ns, ds) = first_hole(ns, Num::ZERO);
                 *self = Builder::OptNums(ns, ds);
             }
             (Builder::Nums(ns), Value::Bool(b)) if ns.is_empty() => {
@@ -239,48 +274,22 @@ impl Builder {
                 *self = Builder::Bools(bs);
             }
             (Builder::Bools(bs), Value::Undef) => {
-                let mut ds = Vec::with_capacity(bs.capacity());
-                ds.resize(bs.len(), true);
-                ds.push(false);
-                let mut bs = std::mem::take(bs);
-                bs.push(false);
+                let (bs, ds) = first_hole(bs, false);
                 *self = Builder::OptBools(bs, ds);
             }
             (Builder::Vals(vs), v) => vs.push(v),
             (_, v) => {
                 let mut vs: Vec<Value> = match std::mem::replace(self, Builder::Vals(Vec::new())) {
                     Builder::Nums(ns) => {
-                        let mut vs = Vec::with_capacity(ns.capacity());
-                        vs.extend(ns.into_iter().map(Value::Num));
-                        vs
+                        let ds = vec![true; ns.len()];
+                        as_values(ns, ds, Value::Num)
                     }
-                    Builder::OptNums(ns, ds) => {
-                        let mut vs = Vec::with_capacity(ns.capacity());
-                        vs.extend(ns.into_iter().zip(ds).map(|(n, d)| {
-                            if d {
-                                Value::Num(n)
-                            } else {
-                                Value::Undef
-                            }
-                        }));
-                        vs
-                    }
+                    Builder::OptNums(ns, ds) => as_values(ns, ds, Value::Num),
                     Builder::Bools(bs) => {
-                        let mut vs = Vec::with_capacity(bs.capacity());
-                        vs.extend(bs.into_iter().map(Value::Bool));
-                        vs
+                        let ds = vec![true; bs.len()];
+                        as_values(bs, ds, Value::Bool)
                     }
-                    Builder::OptBools(bs, ds) => {
-                        let mut vs = Vec::with_capacity(bs.capacity());
-                        vs.extend(bs.into_iter().zip(ds).map(|(b, d)| {
-                            if d {
-                                Value::Bool(b)
-                            } else {
-                                Value::Undef
-                            }
-                        }));
-                        vs
-                    }
+                    Builder::OptBools(bs, ds) => as_values(bs, ds, Value::Bool),
                     Builder::Vals(vs) => vs,
                 };
                 vs.push(v);
@@ -328,8 +337,6 @@ fn block_spans(event: &crate::model::Event) -> Vec<Range<Pid>> {
 pub(crate) struct FieldCols {
     /// The blocks (every computation cuts the same: [`block_spans`]).
     spans: Vec<Range<Pid>>,
-    /// First participant of each block.
-    starts: Vec<Pid>,
     /// `[field][block]`: the column, or None for a field with no typed form.
     cols: Vec<OnceLock<Option<Col>>>,
 }
@@ -339,15 +346,14 @@ impl FieldCols {
         let spans = block_spans(event);
         let n = spans.len() * BuiltinField::ALL.len();
         FieldCols {
-            starts: spans.iter().map(|s| s.start).collect(),
             spans,
             cols: (0..n).map(|_| OnceLock::new()).collect(),
         }
     }
     /// The place of field `f` of the block starting at participant `p0`.
     fn slot(&self, f: BuiltinField, p0: Pid) -> Option<&OnceLock<Option<Col>>> {
-        let b = self.starts.binary_search(&p0).ok()?;
-        self.cols.get(f as usize * self.starts.len() + b)
+        let b = self.spans.binary_search_by_key(&p0, |s| s.start).ok()?;
+        self.cols.get(f as usize * self.spans.len() + b)
     }
 }
 
@@ -848,10 +854,7 @@ impl Evaluator<'_> {
                         ns.push(n.unwrap_or(Num::ZERO));
                         ds.push(n.is_some());
                     }
-                    match ds.iter().all(|&d| d) {
-                        true => Col::Nums(Arc::new(ns)),
-                        false => Col::OptNums(Arc::new(ns), Arc::new(ds)),
-                    }
+                    nums_col(ns, ds)
                 } else {
                     let mut out = Builder::new(truth.len());
                     for (j, &t) in truth.iter().enumerate() {
@@ -1087,10 +1090,7 @@ impl Evaluator<'_> {
                 bs.push(b.unwrap_or(false));
                 defined.push(b.is_some());
             }
-            match defined.iter().all(|&d| d) {
-                true => Col::Bools(Arc::new(bs)),
-                false => Col::OptBools(Arc::new(bs), Arc::new(defined)),
-            }
+            bools_col(bs, defined)
         } else {
             let mut ns = Vec::with_capacity(len);
             for j in 0..len {
@@ -1101,10 +1101,7 @@ impl Evaluator<'_> {
                 ns.push(n.unwrap_or(Num::ZERO));
                 defined.push(n.is_some());
             }
-            match defined.iter().all(|&d| d) {
-                true => Col::Nums(Arc::new(ns)),
-                false => Col::OptNums(Arc::new(ns), Arc::new(defined)),
-            }
+            nums_col(ns, defined)
         };
         Some(col)
     }

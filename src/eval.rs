@@ -305,7 +305,7 @@ impl<'a> Evaluator<'a> {
             .sum();
         let mut scores = Vec::with_capacity(event.participants.len());
         let mut running = Vec::with_capacity(cells as usize);
-        let mut entry_base = Vec::with_capacity(event.participants.len() + 1);
+        let mut entry_base = Vec::with_capacity(event.participants.len());
         // One pass over the entries (millions of them in a large event).
         let mut has_boards = false;
         for p in &event.participants {
