@@ -27,7 +27,7 @@
 
 use crate::ast::UnOp;
 use crate::eval::{Acc, Env, EvalError, Evaluator, ListItem, Value, R};
-use crate::model::Pid;
+use crate::model::{Entry, Event, Pid};
 use crate::num::Num;
 use crate::plan::*;
 use std::cell::OnceCell;
@@ -138,6 +138,17 @@ fn zip_nums<T>(a: NumView, b: NumView, len: usize, mut f: impl FnMut(Num, Num) -
         (All(x), Each(y)) => y.iter().map(|&y| f(x, y)).collect(),
         (All(x), All(y)) => (0..len).map(|_| f(x, y)).collect(),
     }
+}
+
+/// `read` of each entry of the block's rounds, in order: the block's
+/// participants' entries, read participant by participant (a tight loop
+/// over each one's slice, not one iterator nested in another).
+fn per_entry<T>(ev: &Event, blk: &Block, len: usize, read: impl Fn(&Entry) -> T) -> Vec<T> {
+    let mut out = Vec::with_capacity(len);
+    for p in blk.parts.clone() {
+        out.extend(ev.participants[p].entries.iter().map(&read));
+    }
+    out
 }
 
 /// The cached numbers of the participants `ps` (undefined where there is
@@ -1037,25 +1048,21 @@ impl Evaluator<'_> {
         let &(p0, i0) = blk.rounds.first()?;
         let first = &ev.participants[p0].entries[i0 as usize];
         let len = blk.rounds.len();
-        // The block's rounds are its participants' entries, in order.
-        let entries = || blk.parts.clone().flat_map(|p| &ev.participants[p].entries);
         // Which kind of field this is does not depend on the round (see
         // `entry_flag`, `entry_number`): decided on the first one.
         Some(if let Some(flag) = crate::eval::entry_flag_of(f) {
-            Col::Bools(Arc::new(entries().map(flag).collect()))
+            Col::Bools(Arc::new(per_entry(ev, blk, len, flag)))
         } else if f == BuiltinField::RunningScore {
             let b0 = self.entry_base[p0];
             Col::Nums(Arc::new(self.running.get(b0..b0 + len)?.to_vec()))
         } else if crate::eval::entry_num(f, first).is_some() {
-            let mut ns = Vec::with_capacity(len);
-            for en in entries() {
-                ns.push(crate::eval::entry_num(f, en)?);
-            }
-            Col::Nums(Arc::new(ns))
+            // Defined for every entry when it is for one (the field is
+            // numeric whatever the round).
+            let num = |en: &Entry| crate::eval::entry_num(f, en).unwrap_or(Num::ZERO);
+            Col::Nums(Arc::new(per_entry(ev, blk, len, num)))
         } else if f == BuiltinField::Opponent {
-            Col::Pids(Arc::new(
-                entries().map(|en| en.opponent.unwrap_or(NO_PID)).collect(),
-            ))
+            let opp = |en: &Entry| en.opponent.unwrap_or(NO_PID);
+            Col::Pids(Arc::new(per_entry(ev, blk, len, opp)))
         } else {
             return None;
         })
