@@ -265,7 +265,7 @@ type EntryTable = (Vec<Value>, Vec<Option<Value>>);
 const MAX_THREADS: usize = 8;
 
 /// Threads for columnar work: the processor's cores, at most [`MAX_THREADS`].
-fn default_threads() -> usize {
+pub fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1)

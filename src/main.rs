@@ -79,8 +79,8 @@ struct RulesArgs {
     /// Set a ruleset parameter: `--param floor=0.33` (repeatable).
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
-    /// Threads used to evaluate (default: one per core, at most 8). The
-    /// standings never depend on it.
+    /// Threads used to load and evaluate (default: one per core, at most
+    /// 8). The standings never depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
 }
@@ -241,7 +241,9 @@ fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag
 /// Largest data file read.
 const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 
-fn load_data(path: &str) -> Result<tb::model::Event, Diag> {
+/// Load the event in file `path`, with at most `threads` threads (default:
+/// one per core).
+fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Diag> {
     let meta = std::fs::metadata(path).map_err(|e| {
         Diag::error("tb::load::io", format!("cannot read {path}: {e}"))
             .with_help("give the path of a .toml, .json or .trf file")
@@ -270,7 +272,8 @@ fn load_data(path: &str) -> Result<tb::model::Event, Diag> {
         Ok(t) => t,
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
-    tb::load::load(&Source::new(path.to_string(), text))
+    let source = Source::new(path.to_string(), text);
+    tb::load::load_with(&source, threads.unwrap_or_else(tb::eval::default_threads))
 }
 
 fn print_warnings(event: &tb::model::Event) {
@@ -331,7 +334,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
         )
         .with_help("give either a ruleset or --tiebreaks"));
     }
-    let mut event = load_data(&data)?;
+    let mut event = load_data(&data, a.threads.map(usize::from))?;
     let mut notes = Vec::new();
     if let Some(sys) = a.system {
         let (system, name) = match sys {

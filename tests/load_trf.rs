@@ -773,3 +773,91 @@ proptest::proptest! {
         let _ = load("p.trf", &text);
     }
 }
+
+/// A large file's player lines (and their entries) are read in two halves
+/// at once with two threads: the event, and every diagnostic in its order,
+/// are those of one thread, whatever the second half holds.
+#[test]
+fn two_threads_read_as_one() {
+    // Large enough for two threads (256 KiB, 20,000 player-rounds).
+    let base = tb::gen::chess_swiss(2_000, 11, 3)
+        .to_trf()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(base.len() > 300_000, "{} bytes", base.len());
+    let lines: Vec<&str> = base.lines().collect();
+    let players: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("001"))
+        .collect();
+    let late = players[players.len() * 3 / 4];
+    let early = players[players.len() / 4];
+    // Line `i` with the text from byte `at` on replaced by `with`.
+    let edit = |edits: &[(usize, usize, &str)]| -> String {
+        let mut ls: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+        for &(i, at, with) in edits {
+            ls[i].replace_range(at..at + with.len(), with);
+        }
+        ls.join("\n") + "\n"
+    };
+    let first_number = &lines[players[0]][4..8];
+    // A decisive game of two players of the last quarter: (line, column of
+    // one side's result). Starting numbers are the lines' order.
+    let late_game = || {
+        for &i in &players[players.len() * 3 / 4..] {
+            for k in 0..11 {
+                let opp: usize = lines[i][91 + 10 * k..95 + 10 * k]
+                    .trim()
+                    .parse()
+                    .unwrap_or(0);
+                let result = &lines[i][98 + 10 * k..99 + 10 * k];
+                if opp > players.len() * 3 / 4 && (result == "1" || result == "0") {
+                    return (i, 98 + 10 * k);
+                }
+            }
+        }
+        panic!("no game in the last quarter")
+    };
+    let cases = [
+        ("as generated", base.clone()),
+        // Result of round 1 unreadable, late in the file.
+        ("bad result", edit(&[(late, 98, "?")])),
+        // Late and early: the diagnostics in line order.
+        (
+            "two bad results",
+            edit(&[(late, 98, "?"), (early, 98, "?")]),
+        ),
+        // Both sides of a game between two players of the second half
+        // claim the same result (found when the entries are built).
+        ("inconsistent game", {
+            let (i, at) = late_game();
+            let other = if &lines[i][at..at + 1] == "1" {
+                "0"
+            } else {
+                "1"
+            };
+            edit(&[(i, at, other)])
+        }),
+        // A starting number used again in the second half.
+        ("duplicate", edit(&[(late, 4, first_number)])),
+    ];
+    for (what, text) in cases {
+        let src = Source::new("big.trf", text);
+        let one = tb::load::trf::load_trf_with(&src, 1);
+        let two = tb::load::trf::load_trf_with(&src, 2);
+        match (one, two) {
+            (Ok(a), Ok(b)) => {
+                assert!(a == b, "{what}: the events differ");
+                assert_eq!(what, "as generated", "expected an error");
+                assert_eq!(a.participants.len(), 2_000);
+            }
+            (Err(a), Err(b)) => {
+                assert_eq!(a.plain(), b.plain(), "{what}");
+                assert_ne!(what, "as generated", "{}", a.plain());
+            }
+            (a, b) => panic!(
+                "{what}: one thread {:?}, two {:?}",
+                a.err().map(|d| d.plain()),
+                b.err().map(|d| d.plain())
+            ),
+        }
+    }
+}

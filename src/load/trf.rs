@@ -57,8 +57,15 @@ const LAYOUT_HELP: &str = "TRF 001 lines use fixed columns: starting number 5-8,
 rating 49-52, points 81-84, rank 86-89, then one 10-column block per round from column 92 \
 (opponent 92-95, colour 97, result 99)";
 
-/// Load a TRF event.
+/// Load a TRF event, with up to one thread per core (at most 8).
 pub fn load_trf(source: &Source) -> Result<Event, Diag> {
+    load_trf_with(source, crate::eval::default_threads())
+}
+
+/// Load a TRF event with at most `threads` threads: a large file's player
+/// lines are read in two halves at once when there are two or more. The
+/// event and its diagnostics never depend on it.
+pub fn load_trf_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     if source.text.len() > MAX_BYTES {
         return Err(Diag::error(
             TOO_LARGE,
@@ -72,7 +79,9 @@ pub fn load_trf(source: &Source) -> Result<Event, Diag> {
         .in_source(source)
         .with_help("split the file or remove records tb does not need"));
     }
-    Loader::new(source).run()
+    let mut loader = Loader::new(source);
+    loader.threads = threads.max(1);
+    loader.run()
 }
 
 /// One physical line: number, byte offset in the source, text without the break.
@@ -103,6 +112,18 @@ fn split_lines(text: &str) -> Lines<'_> {
         pos: 0,
         no: 1,
         nl: memchr::memchr(b'\n', text.as_bytes()).unwrap_or(text.len()),
+    }
+}
+
+/// The lines of `text` from byte `at` on (a line start), numbered from 2:
+/// the same lines [`split_lines`] gives from there, with numbers that
+/// are not the file's (the first line's byte-order mark is not looked for).
+fn lines_from(text: &str, at: usize) -> Lines<'_> {
+    Lines {
+        text,
+        pos: at,
+        no: 2,
+        nl: 0,
     }
 }
 
@@ -379,6 +400,56 @@ struct Loader<'s> {
     errors: Vec<Diag>,
     dropped: usize,
     warnings: Vec<String>,
+    /// Most threads to read with.
+    threads: usize,
+}
+
+/// Files from this size on have their player lines read in two halves at
+/// once (below it, starting a thread costs more than it saves).
+const PARALLEL_BYTES: usize = 256 * 1024;
+/// Events from this many player-rounds on have their players' entries
+/// built in two halves at once.
+const PARALLEL_ENTRIES: usize = 20_000;
+
+/// The player lines of a large file's second half, read on another thread
+/// while this one reads the first half, and taken in the order this one
+/// meets them.
+struct Tail<'scope> {
+    /// Where the second half starts (a line start).
+    at: usize,
+    /// The other thread, until joined.
+    job: Option<std::thread::ScopedJoinHandle<'scope, Option<TailPlayers>>>,
+    /// What it read: `None` if it met anything but readable player lines
+    /// without a word to say (this thread then reads them itself, so that
+    /// every diagnostic comes as it would have and in the same order).
+    read: Option<TailPlayers>,
+}
+
+/// Player lines read by [`Loader::read_tail`]: each one with the range of
+/// its blocks in `blocks`.
+struct TailPlayers {
+    players: std::vec::IntoIter<(Raw, Participant)>,
+    blocks: Vec<Block>,
+}
+
+impl Tail<'_> {
+    /// The player read from line `l` by the other thread, its blocks
+    /// appended to `blocks`; `None` if this thread is to read it.
+    fn player(&mut self, l: &Line, blocks: &mut Vec<Block>) -> Option<(Raw, Participant)> {
+        if l.base < self.at {
+            return None;
+        }
+        if let Some(job) = self.job.take() {
+            self.read = job.join().ok().flatten();
+        }
+        let read = self.read.as_mut()?;
+        let (mut raw, person) = read.players.next()?;
+        let own = read.blocks.get(raw.first..raw.first + raw.len)?;
+        raw.first = blocks.len();
+        raw.line = l.no;
+        blocks.extend_from_slice(own);
+        Some((raw, person))
+    }
 }
 
 fn is_digits(s: &str) -> bool {
@@ -551,7 +622,44 @@ impl<'s> Loader<'s> {
             errors: Vec::new(),
             dropped: 0,
             warnings: Vec::new(),
+            threads: 1,
         }
+    }
+
+    /// Where a second thread is to start reading player lines: the start
+    /// of the line after the middle of a large file; `None` for one thread.
+    fn tail_start(&self) -> Option<usize> {
+        let text = self.src.text.as_bytes();
+        if self.threads < 2 || text.len() < PARALLEL_BYTES {
+            return None;
+        }
+        let mid = text.len() / 2;
+        let nl = mid + memchr::memchr(b'\n', text.get(mid..)?)?;
+        Some(nl + 1).filter(|&at| at < text.len())
+    }
+
+    /// Read the player lines of the text from `at` on, with nothing else
+    /// to say: `None` as soon as a line is not readable or a diagnostic
+    /// comes up.
+    fn read_tail(src: &Source, at: usize) -> Option<TailPlayers> {
+        let mut loader = Loader::new(src);
+        // Room as in `run` (89 columns before the blocks, 10 per block).
+        let rest = src.text.len().saturating_sub(at);
+        let mut players = Vec::with_capacity(rest / 90);
+        let mut blocks = Vec::with_capacity(rest / 10);
+        for l in lines_from(&src.text, at) {
+            if l.text.get(..3) == Some("001") {
+                let read = loader.player(&l, &mut blocks)?;
+                if !loader.errors.is_empty() || !loader.warnings.is_empty() {
+                    return None;
+                }
+                players.push(read);
+            }
+        }
+        Some(TailPlayers {
+            players: players.into_iter(),
+            blocks,
+        })
     }
 
     fn err(&mut self, d: Diag) {
@@ -622,19 +730,26 @@ impl<'s> Loader<'s> {
         let mut by_num = ByNum::new();
         let mut player_lines = 0usize;
 
-        for l in lines {
-            let l = &l;
-            // The tag is the first three characters; every tag read is
-            // ASCII, so its first three bytes are the same (and need no
-            // String): a line where they are not whole characters is skipped
-            // either way.
-            let tag = l.text.get(..3).unwrap_or("");
-            let (coff, body) = content(l);
-            match tag {
-                "001" => {
-                    player_lines += 1;
-                    if player_lines > MAX_PLAYERS {
-                        return Err(Diag::error(
+        let tail_at = self.tail_start();
+        std::thread::scope(|scope| -> Result<(), Diag> {
+            let mut tail = tail_at.map(|at| Tail {
+                at,
+                job: Some(scope.spawn(move || Loader::read_tail(src, at))),
+                read: None,
+            });
+            for l in lines {
+                let l = &l;
+                // The tag is the first three characters; every tag read is
+                // ASCII, so its first three bytes are the same (and need no
+                // String): a line where they are not whole characters is skipped
+                // either way.
+                let tag = l.text.get(..3).unwrap_or("");
+                let (coff, body) = content(l);
+                match tag {
+                    "001" => {
+                        player_lines += 1;
+                        if player_lines > MAX_PLAYERS {
+                            return Err(Diag::error(
                             TOO_LARGE,
                             format!(
                                 "{} has more than {MAX_PLAYERS} player lines; tb reads at most {MAX_PLAYERS}",
@@ -643,54 +758,58 @@ impl<'s> Loader<'s> {
                         )
                         .at(src, Span::new(l.base, l.base + l.text.len()), "one player too many")
                         .with_help("split the event into smaller files"));
-                    }
-                    if let Some((raw, person)) = self.player(l, &mut blocks) {
-                        match by_num.get(raw.num) {
-                            Some(first) => {
-                                let fl = raws.get(first).map(|r| (r.line, r.num_span));
-                                let mut d = Diag::error(
-                                    DUPLICATE,
-                                    format!(
+                        }
+                        let read = match tail.as_mut().and_then(|t| t.player(l, &mut blocks)) {
+                            Some(read) => Some(read),
+                            None => self.player(l, &mut blocks),
+                        };
+                        if let Some((raw, person)) = read {
+                            match by_num.get(raw.num) {
+                                Some(first) => {
+                                    let fl = raws.get(first).map(|r| (r.line, r.num_span));
+                                    let mut d = Diag::error(
+                                        DUPLICATE,
+                                        format!(
                                         "line {}: starting number {} is already used on line {}",
                                         l.no,
                                         raw.num,
                                         fl.map(|f| f.0).unwrap_or(0)
                                     ),
-                                )
-                                .at(
-                                    src,
-                                    raw.num_span,
-                                    "listed again here",
-                                );
-                                if let Some((_, sp)) = fl {
-                                    d = d.at(src, sp, "first listed here");
-                                }
-                                self.err(d.with_help(
+                                    )
+                                    .at(
+                                        src,
+                                        raw.num_span,
+                                        "listed again here",
+                                    );
+                                    if let Some((_, sp)) = fl {
+                                        d = d.at(src, sp, "first listed here");
+                                    }
+                                    self.err(d.with_help(
                                     "every 001 line needs its own starting number (columns 5-8)",
                                 ));
-                                // Its blocks are the last ones read: drop them.
-                                blocks.truncate(raw.first);
-                            }
-                            None => {
-                                by_num.insert(raw.num, raws.len());
-                                raws.push(raw);
-                                people.push(person);
+                                    // Its blocks are the last ones read: drop them.
+                                    blocks.truncate(raw.first);
+                                }
+                                None => {
+                                    by_num.insert(raw.num, raws.len());
+                                    raws.push(raw);
+                                    people.push(person);
+                                }
                             }
                         }
                     }
-                }
-                "012" => name = Some(body.trim().to_string()).filter(|s| !s.is_empty()),
-                "042" => start_date = Some(body.trim().to_string()).filter(|s| !s.is_empty()),
-                "092" => type_text = Some(body.trim().to_string()),
-                "192" => type_code = Some(body.trim().to_string()),
-                "142" | "XXR" => {
-                    let first = tokens(body, &[]).into_iter().next();
-                    match first.as_ref().and_then(|(_, t)| parse_u32(t)) {
-                        Some(n) if n > MAX_ROUNDS => {
-                            let (o, t) =
-                                first.as_ref().map(|(o, t)| (*o, t.len())).unwrap_or((0, 0));
-                            let s = l.base + coff + o;
-                            self.err(
+                    "012" => name = Some(body.trim().to_string()).filter(|s| !s.is_empty()),
+                    "042" => start_date = Some(body.trim().to_string()).filter(|s| !s.is_empty()),
+                    "092" => type_text = Some(body.trim().to_string()),
+                    "192" => type_code = Some(body.trim().to_string()),
+                    "142" | "XXR" => {
+                        let first = tokens(body, &[]).into_iter().next();
+                        match first.as_ref().and_then(|(_, t)| parse_u32(t)) {
+                            Some(n) if n > MAX_ROUNDS => {
+                                let (o, t) =
+                                    first.as_ref().map(|(o, t)| (*o, t.len())).unwrap_or((0, 0));
+                                let s = l.base + coff + o;
+                                self.err(
                                 Diag::error(
                                     MALFORMED,
                                     format!(
@@ -701,20 +820,20 @@ impl<'s> Loader<'s> {
                                 .at(src, Span::new(s, s + t), "too many rounds")
                                 .with_help(format!("write e.g. `{tag} 9`")),
                             );
-                        }
-                        Some(n) => {
-                            if tag == "142" {
-                                rounds_142 = Some(n)
-                            } else {
-                                rounds_xxr = Some(n)
                             }
-                        }
-                        None => {
-                            let (s, len) = match &first {
-                                Some((o, t)) => (l.base + coff + o, t.len()),
-                                None => (l.base + coff, 0),
-                            };
-                            self.err(
+                            Some(n) => {
+                                if tag == "142" {
+                                    rounds_142 = Some(n)
+                                } else {
+                                    rounds_xxr = Some(n)
+                                }
+                            }
+                            None => {
+                                let (s, len) = match &first {
+                                    Some((o, t)) => (l.base + coff + o, t.len()),
+                                    None => (l.base + coff, 0),
+                                };
+                                self.err(
                                 Diag::error(
                                     MALFORMED,
                                     format!(
@@ -726,42 +845,44 @@ impl<'s> Loader<'s> {
                                 .at(src, Span::new(s, s + len), "expected a whole number")
                                 .with_help(format!("write e.g. `{tag} 9`")),
                             );
+                            }
                         }
                     }
-                }
-                "162" => self.scoring(l, body, &mut pts, &mut p_given, &mut explicit),
-                "202" | "212" => {
-                    let list: Vec<String> =
-                        tokens(body, &[',']).into_iter().map(|(_, t)| t).collect();
-                    if tag == "202" {
-                        tb_202.get_or_insert_with(Vec::new).extend(list);
-                    } else {
-                        tb_212.get_or_insert_with(Vec::new).extend(list);
+                    "162" => self.scoring(l, body, &mut pts, &mut p_given, &mut explicit),
+                    "202" | "212" => {
+                        let list: Vec<String> =
+                            tokens(body, &[',']).into_iter().map(|(_, t)| t).collect();
+                        if tag == "202" {
+                            tb_202.get_or_insert_with(Vec::new).extend(list);
+                        } else {
+                            tb_212.get_or_insert_with(Vec::new).extend(list);
+                        }
                     }
-                }
-                "240" => {
-                    if let Some(b) = self.bye_record(l, coff, body) {
-                        byes.push(b);
+                    "240" => {
+                        if let Some(b) = self.bye_record(l, coff, body) {
+                            byes.push(b);
+                        }
                     }
-                }
-                "013" | "310" | "300" | "320" | "330" | "352" | "362" | "299" => {
-                    if tag == "013" || tag == "310" {
-                        team = true;
+                    "013" | "310" | "300" | "320" | "330" | "352" | "362" | "299" => {
+                        if tag == "013" || tag == "310" {
+                            team = true;
+                        }
+                        if tag == "299" {
+                            abnormal.push(l.no);
+                        }
+                        team_records.push(super::trf_team::RecLine {
+                            no: l.no,
+                            base: l.base,
+                            text: l.text,
+                        });
                     }
-                    if tag == "299" {
-                        abnormal.push(l.no);
-                    }
-                    team_records.push(super::trf_team::RecLine {
-                        no: l.no,
-                        base: l.base,
-                        text: l.text,
-                    });
+                    // 132 round dates, team records 300/320/330/352/362/801/802,
+                    // 250/260, NRS records, JaVaFo XX? records, rulers: skipped.
+                    _ => {}
                 }
-                // 132 round dates, team records 300/320/330/352/362/801/802,
-                // 250/260, NRS records, JaVaFo XX? records, rulers: skipped.
-                _ => {}
             }
-        }
+            Ok(())
+        })?;
 
         if raws.is_empty() && self.errors.is_empty() {
             return Err(
@@ -893,7 +1014,15 @@ impl<'s> Loader<'s> {
         }
 
         event.warnings.append(&mut self.warnings);
-        event.complete_rounds();
+        // `Event::complete_rounds` has nothing to do: every player has one
+        // entry per round, in order, as `games` built them (a 240 bye
+        // replaces an entry in place), and a pass over every entry costs a
+        // tenth of the loading.
+        debug_assert!(event.participants.iter().all(|p| p
+            .entries
+            .iter()
+            .map(|e| e.round)
+            .eq(1..=event.rounds)));
         if team {
             let team_byes: Vec<super::trf_team::TeamBye> = byes
                 .iter()
@@ -1281,10 +1410,51 @@ impl<'s> Loader<'s> {
             by_num,
             scoring,
             pts,
+            plain: &plain,
+            rounds,
         };
+        // A large event's second half of players is built on another
+        // thread, with a loader of its own: used if it had nothing to say,
+        // else built again here, so that every diagnostic comes as it
+        // would have and in the same order.
+        let n = raws.len();
+        let entries = n.saturating_mul(rounds as usize);
+        let mid = if self.threads >= 2 && entries >= PARALLEL_ENTRIES {
+            n / 2
+        } else {
+            n
+        };
+        let src = self.src;
+        let (mut played, rest) = std::thread::scope(|s| {
+            let job = (mid < n).then(|| {
+                s.spawn(|| {
+                    let mut other = Loader::new(src);
+                    let played = other.games_of(&ctx, mid..n);
+                    (other.errors.is_empty() && other.warnings.is_empty()).then_some(played)
+                })
+            });
+            let played = self.games_of(&ctx, 0..mid);
+            (played, job.and_then(|j| j.join().ok().flatten()))
+        });
+        match rest {
+            Some(rest) => played.extend(rest),
+            None => {
+                let rest = self.games_of(&ctx, mid..n);
+                played.extend(rest);
+            }
+        }
+        played
+    }
+
+    /// The entries of players `range`, with every check of their blocks.
+    fn games_of(&mut self, ctx: &Games, range: std::ops::Range<usize>) -> Vec<Played> {
+        let (blocks, plain, rounds, pts) = (ctx.blocks, ctx.plain, ctx.rounds, ctx.pts);
         let nr = rounds as usize;
-        let mut played = Vec::with_capacity(raws.len());
-        for (i, a) in raws.iter().enumerate() {
+        let mut played = Vec::with_capacity(range.len());
+        for i in range {
+            let Some(a) = ctx.raws.get(i) else {
+                break;
+            };
             if a.broken {
                 played.push(Played::default());
                 continue;
@@ -1306,7 +1476,7 @@ impl<'s> Loader<'s> {
                             return game_entry(r, p as usize - 1, b, status, outcome, pts);
                         }
                     }
-                    self.round_entry(&ctx, i, a, own, r, &mut unrated)
+                    self.round_entry(ctx, i, a, own, r, &mut unrated)
                 })
                 .collect();
             // Summed now, while the entries are in cache.
@@ -1338,6 +1508,7 @@ impl<'s> Loader<'s> {
             by_num,
             scoring,
             pts,
+            ..
         } = *ctx;
         let k = r as usize - 1;
         let absent = || Entry::unplayed(r, Status::Absent, pts.a, &scoring);
@@ -1603,6 +1774,9 @@ struct Games<'a> {
     by_num: &'a ByNum,
     scoring: Scoring,
     pts: &'a Points,
+    /// [`plain_games`] of the event.
+    plain: &'a [u32],
+    rounds: u32,
 }
 
 /// Whether two sides of a pairing fit: (results complementary, colours one
