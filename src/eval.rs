@@ -259,7 +259,38 @@ struct Members {
 }
 
 /// One combination of a per-round metric's other arguments, and its values.
-type EntryTable = (Vec<Value>, Vec<Option<Value>>);
+type EntryTable = (Vec<Value>, EntryValues);
+
+/// Entries per chunk of an [`EntryValues`].
+const ENTRY_CHUNK: usize = 256;
+
+/// Values per entry of the event (at `entry_base[p] + i`), kept in chunks
+/// allocated where a value is put: evaluating a tied group (Direct
+/// Encounter of two players) costs in proportion to the group, not to the
+/// event's entries (150,000 at 10,000 × 15).
+#[derive(Clone)]
+struct EntryValues {
+    chunks: Vec<Option<Box<[Option<Value>]>>>,
+}
+
+impl EntryValues {
+    fn new(total: usize) -> EntryValues {
+        EntryValues {
+            chunks: vec![None; total.div_ceil(ENTRY_CHUNK)],
+        }
+    }
+    fn get(&self, k: usize) -> Option<&Value> {
+        self.chunks.get(k / ENTRY_CHUNK)?.as_ref()?.get(k % ENTRY_CHUNK)?.as_ref()
+    }
+    fn put(&mut self, k: usize, v: Value) {
+        if let Some(chunk) = self.chunks.get_mut(k / ENTRY_CHUNK) {
+            let chunk = chunk.get_or_insert_with(|| vec![None; ENTRY_CHUNK].into_boxed_slice());
+            if let Some(cell) = chunk.get_mut(k % ENTRY_CHUNK) {
+                *cell = Some(v);
+            }
+        }
+    }
+}
 
 /// Most threads an evaluator uses by default.
 const MAX_THREADS: usize = 8;
@@ -499,7 +530,7 @@ impl<'a> Evaluator<'a> {
                 let tables = &self.entry_cache[id];
                 let t = tables.iter().position(|(tail, _)| tail.as_slice() == rest);
                 match t.and_then(|t| tables[t].1.get(k)) {
-                    Some(Some(v)) => {
+                    Some(v) => {
                         entry_hit = Some(v.clone());
                         None
                     }
@@ -567,13 +598,11 @@ impl<'a> Evaluator<'a> {
             let t = match tables.iter().position(|(t, _)| *t == tail) {
                 Some(t) => t,
                 None => {
-                    tables.push((tail, vec![None; total]));
+                    tables.push((tail, EntryValues::new(total)));
                     tables.len() - 1
                 }
             };
-            if let Some(cell) = tables[t].1.get_mut(k) {
-                *cell = Some(v.clone());
-            }
+            tables[t].1.put(k, v.clone());
         }
         Ok(v)
     }

@@ -525,7 +525,9 @@ struct StepValues {
     width: usize,
     /// Participants.
     n: usize,
-    /// `[participant * width + slot]`; empty until a value is put.
+    /// `[slot * n + participant]`, a step's values together: a tie is
+    /// broken among participants far apart in the table, whose values
+    /// of that step stay in cache this way; empty until a value is put.
     vals: Vec<Option<Value>>,
 }
 
@@ -551,7 +553,7 @@ impl StepValues {
     }
     fn at(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<usize> {
         let k = (*self.slot.get(*self.first.get(proc_id)? + step)?)?;
-        Some(p * self.width + k)
+        Some(k * self.n + p)
     }
     fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
         self.vals.get(self.at(proc_id, step, p)?)?.as_ref()
