@@ -419,40 +419,44 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     }
 
     // Column values: plain metrics for everyone; group-relative ones where used.
+    // The rows in order, then their values column by column: each column's
+    // values are read from one table, in the order of the standings,
+    // where reading a participant's values one after another would miss
+    // the cache at every column.
     let mut rows = Vec::with_capacity(n);
     let mut rank_no = 1;
     for b in blocks {
         let size = b.members.len();
         for &p in &b.members {
-            let mut vals = Vec::with_capacity(columns.len());
-            for (ci, c) in columns.iter().enumerate() {
-                if c.group_relative {
-                    vals.push(group_values[p * width + ci].clone());
-                } else if let Some(v) = step_values.get(c.origin.0, c.origin.1, p) {
-                    vals.push(v.clone());
-                } else {
-                    let step = &rs.procs[c.origin.0].steps[c.origin.1];
-                    let mut env = Env {
-                        me: Some(p),
-                        locals: vec![Value::Undef; step.slots],
-                        group: None,
-                    };
-                    vals.push(
-                        ev.eval(&step.expr, &mut env).map_err(|e| {
-                            step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p))
-                        })?,
-                    );
-                }
-            }
             rows.push(Row {
                 pid: p,
                 rank: rank_no,
-                values: vals,
+                values: Vec::with_capacity(width),
                 decided_by: b.decided_by.clone(),
                 unresolved: b.unresolved.clone(),
             });
         }
         rank_no += size;
+    }
+    for (ci, c) in columns.iter().enumerate() {
+        for row in &mut rows {
+            let p = row.pid;
+            let v = if c.group_relative {
+                group_values[p * width + ci].clone()
+            } else if let Some(v) = step_values.get(c.origin.0, c.origin.1, p) {
+                v.clone()
+            } else {
+                let step = &rs.procs[c.origin.0].steps[c.origin.1];
+                let mut env = Env {
+                    me: Some(p),
+                    locals: vec![Value::Undef; step.slots],
+                    group: None,
+                };
+                ev.eval(&step.expr, &mut env)
+                    .map_err(|e| step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p)))?
+            };
+            row.values.push(v);
+        }
     }
     Ok(Standings {
         rows,
