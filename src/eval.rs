@@ -244,6 +244,9 @@ pub struct Evaluator<'a> {
     /// Membership of the set of participants last asked about (see
     /// [`Evaluator::member`]).
     members: Members,
+    /// Threads waiting to compute columns with this evaluator (a ranking
+    /// starts them); None: each computation starts its own. Forks have none.
+    pub(crate) workers: Option<crate::columns::Workers<'a>>,
 }
 
 /// Which participants belong to one set (a tied group): `in group` and
@@ -280,7 +283,11 @@ impl EntryValues {
         }
     }
     fn get(&self, k: usize) -> Option<&Value> {
-        self.chunks.get(k / ENTRY_CHUNK)?.as_ref()?.get(k % ENTRY_CHUNK)?.as_ref()
+        self.chunks
+            .get(k / ENTRY_CHUNK)?
+            .as_ref()?
+            .get(k % ENTRY_CHUNK)?
+            .as_ref()
     }
     fn put(&mut self, k: usize, v: Value) {
         if let Some(chunk) = self.chunks.get_mut(k / ENTRY_CHUNK) {
@@ -382,6 +389,7 @@ impl<'a> Evaluator<'a> {
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
+            workers: None,
         })
     }
 
@@ -417,6 +425,7 @@ impl<'a> Evaluator<'a> {
             entry_cache: vec![Vec::new(); self.rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
+            workers: None,
         }
     }
 

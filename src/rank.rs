@@ -167,6 +167,27 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     if let Some(t) = opts.threads {
         ev.threads = t.max(1);
     }
+    // The threads computing columns wait through the whole ranking for
+    // each computation (an event of one block has nothing to share).
+    let share = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
+    std::thread::scope(|scope| {
+        if share {
+            ev.workers = Some(crate::columns::Workers::start(scope, ev.threads - 1));
+        }
+        // `ev` ends inside the scope, and with it the workers.
+        standings(ev, event, rs, opts, main)
+    })
+}
+
+/// [`rank`] with the evaluator ready: the columns everyone is shown, the
+/// procedures applied to the tied groups from `main` on, and the rows.
+fn standings<'a>(
+    mut ev: Evaluator<'a>,
+    event: &'a Event,
+    rs: &'a Ruleset,
+    opts: &Options,
+    main: ProcId,
+) -> Result<Standings, Diag> {
     let columns = columns(rs, main);
     let n = event.participants.len();
     // Values of group-relative columns, `[participant * columns + column]`
