@@ -484,3 +484,33 @@ fn warnings_come_out_the_same() {
     let ev: Event = load_json(&Source::new("w.json", text)).expect("loads");
     assert_eq!(ev.warnings.len(), 4, "{:?}", ev.warnings);
 }
+
+/// A large event's entries are made in two halves at once with two
+/// threads: the same event, warnings and all (a participant in each half
+/// withdrawn after round 1 but with later games), as with one thread and as
+/// the tree path builds it.
+#[test]
+fn two_threads_build_the_same_event() {
+    let text = tb::gen::chess_swiss(2_000, 11, 4).to_json();
+    let mut v: serde_json::Value = serde_json::from_str(&text).expect("generated JSON");
+    for i in [10, 1_900] {
+        v["participants"][i]["withdrawn_after"] = serde_json::json!(1);
+    }
+    let src = Source::new("big.json", v.to_string());
+    let one = tb::load::native::load_json_with(&src, 1).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let two = tb::load::native::load_json_with(&src, 2).unwrap_or_else(|d| panic!("{}", d.plain()));
+    assert!(one == two, "one and two threads build different events");
+    let tree = load_json_tree(&src).unwrap_or_else(|d| panic!("{}", d.plain()));
+    assert!(
+        two == tree,
+        "two threads and the tree path build different events"
+    );
+    let withdrew = |ev: &Event| {
+        ev.warnings
+            .iter()
+            .filter(|w| w.contains("withdrew"))
+            .count()
+    };
+    assert!(withdrew(&two) >= 2, "{:?}", two.warnings);
+    assert_eq!(one.warnings, two.warnings);
+}

@@ -65,12 +65,12 @@ pub fn load(source: &Source) -> Result<Event, Diag> {
     load_with(source, crate::eval::default_threads())
 }
 
-/// [`load`] with at most `threads` threads (a large TRF file's player lines
-/// are read in two halves at once). The event never depends on it.
+/// [`load`] with at most `threads` threads (a large TRF file's player lines,
+/// a large event's entries, are read in two halves at once). The event never depends on it.
 pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     match Format::detect(&source.name, &source.text) {
         Some(Format::Toml) => native::load_toml(source),
-        Some(Format::Json) => native::load_json(source),
+        Some(Format::Json) => native::load_json_with(source, threads),
         Some(Format::Trf) => trf::load_trf_with(source, threads),
         Some(Format::Csv) => csv::load_csv(source),
         Some(Format::Usebio) => usebio::load_usebio(source),

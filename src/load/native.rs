@@ -61,13 +61,20 @@ pub fn load_toml(source: &Source) -> Result<Event, Diag> {
 #[path = "native_fast.rs"]
 mod fast;
 
-/// Load a native JSON event.
+/// Load a native JSON event, with up to one thread per core (at most 8).
 pub fn load_json(source: &Source) -> Result<Event, Diag> {
+    load_json_with(source, crate::eval::default_threads())
+}
+
+/// Load a native JSON event with at most `threads` threads (a large
+/// event's entries are made in two halves at once). The event and its
+/// diagnostics never depend on it.
+pub fn load_json_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     check_size(source)?;
     // Most files are valid: read those in one pass straight into the event.
     // Anything else goes through the spanned tree, which gives the
     // diagnostics (and builds the same event from what the fast path takes).
-    match fast::load(&source.text) {
+    match fast::load(&source.text, threads) {
         Some(ev) => Ok(ev),
         None => json_tree(source),
     }
@@ -78,7 +85,7 @@ pub fn load_json(source: &Source) -> Result<Event, Diag> {
 #[doc(hidden)]
 pub fn load_json_fast(source: &Source) -> Option<Event> {
     check_size(source).ok()?;
-    fast::load(&source.text)
+    fast::load(&source.text, crate::eval::default_threads())
 }
 
 /// The tree path alone, as `load_json` ran before the one-pass reader. For

@@ -34,8 +34,13 @@ use crate::num::Num;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
-/// Read a whole native JSON event, or `None` to leave it to the tree path.
-pub(super) fn load(text: &str) -> Option<Event> {
+/// Events from this many participant-rounds on have their participants'
+/// entries made in two halves at once (with two threads or more).
+const PARALLEL_ENTRIES: usize = 20_000;
+
+/// Read a whole native JSON event with at most `threads` threads, or `None`
+/// to leave it to the tree path. The event never depends on `threads`.
+pub(super) fn load(text: &str, threads: usize) -> Option<Event> {
     let mut lx = Lex {
         text,
         b: text.as_bytes(),
@@ -56,7 +61,7 @@ pub(super) fn load(text: &str) -> Option<Event> {
         recs: Recs::default(),
     };
     r.root(&mut lx)?;
-    r.finish()
+    r.finish(threads)
 }
 
 // ---------------------------------------------------------------------------
@@ -1114,7 +1119,7 @@ impl<'a> Reader<'a> {
     /// The end of `build`: the number of rounds, the size cap, units in name
     /// order; then each participant's entries with its unplayed rounds
     /// filled in, and the warnings.
-    fn finish(mut self) -> Option<Event> {
+    fn finish(mut self, threads: usize) -> Option<Event> {
         for (ids, reason) in &self.decisions {
             let order = ids.iter().map(|id| self.ids.get(id));
             let order = order.collect::<Option<Vec<Pid>>>()?;
@@ -1173,27 +1178,47 @@ impl<'a> Reader<'a> {
         // the unplayed ones absent with zero points.
         let scoring = ev.scoring;
         let absent = Entry::unplayed(0, Status::Absent, scoring.loss, &scoring);
-        let mut warnings = Vec::new();
-        // This participant's reference in each round (usize::MAX: none).
-        let mut by_round = vec![usize::MAX; ev.rounds as usize];
-        for (pid, p) in ev.participants.iter_mut().enumerate() {
-            for &r in &refs[start[pid] as usize..start[pid + 1] as usize] {
-                let r = r as usize;
-                by_round[recs.round_of(r) as usize - 1] = r;
+        let rounds = ev.rounds as usize;
+        // The entries of participants `ps`, the first of them `first`, and
+        // their warnings in order.
+        let build = |ps: &mut [Participant], first: usize| -> Vec<String> {
+            let mut warnings = Vec::new();
+            // This participant's reference in each round (usize::MAX: none).
+            let mut by_round = vec![usize::MAX; rounds];
+            for (pid, p) in (first..).zip(ps.iter_mut()) {
+                for &r in &refs[start[pid] as usize..start[pid + 1] as usize] {
+                    let r = r as usize;
+                    by_round[recs.round_of(r) as usize - 1] = r;
+                }
+                let mut entries = Vec::with_capacity(by_round.len());
+                for (round, r) in (1..).zip(&mut by_round) {
+                    entries.push(if *r == usize::MAX {
+                        let mut e = absent.clone();
+                        e.round = round;
+                        e
+                    } else {
+                        recs.entry(std::mem::replace(r, usize::MAX), &scoring)
+                    });
+                }
+                p.entries = entries;
+                participant_warnings(p, &mut warnings);
             }
-            let mut entries = Vec::with_capacity(by_round.len());
-            for (round, r) in (1..).zip(&mut by_round) {
-                entries.push(if *r == usize::MAX {
-                    let mut e = absent.clone();
-                    e.round = round;
-                    e
-                } else {
-                    recs.entry(std::mem::replace(r, usize::MAX), &scoring)
-                });
-            }
-            p.entries = entries;
-            participant_warnings(p, &mut warnings);
-        }
+            warnings
+        };
+        // A large event's second half of participants on another thread.
+        let mid = if threads >= 2 && n.saturating_mul(rounds) >= PARALLEL_ENTRIES {
+            n / 2
+        } else {
+            n
+        };
+        let (head, tail) = ev.participants.split_at_mut(mid);
+        let (mut warnings, rest) = std::thread::scope(|s| {
+            let job = (!tail.is_empty()).then(|| s.spawn(|| build(tail, mid)));
+            let warnings = build(head, 0);
+            let rest = job.map(|j| j.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (warnings, rest)
+        });
+        warnings.extend(rest.unwrap_or_default());
         ev.warnings.extend(warnings);
         Some(ev)
     }
