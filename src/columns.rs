@@ -42,9 +42,9 @@ const BLOCK_ENTRIES: usize = 2048;
 /// Stack of each thread computing blocks (the main thread's usual size;
 /// deeper nesting grows it on the heap, as on the main thread).
 const THREAD_STACK: usize = 8 * 1024 * 1024;
-/// The blocks computed by one fork: (index among the shared blocks, block,
-/// column), or the failure that stopped it.
-type Done = R<Vec<(usize, Block, Col)>>;
+/// The blocks computed by one fork: (index among the shared blocks, the
+/// block's participants, their values), or the failure that stopped it.
+type Done = R<Vec<(usize, Range<Pid>, Vec<Value>)>>;
 
 /// What the forks of one computation share: the expression, the blocks
 /// after the first, the next block not yet taken, and whether one failed.
@@ -65,7 +65,9 @@ impl<'a> Share<'a> {
             let k = self.next.fetch_add(1, Relaxed);
             let Some(span) = self.spans.get(k) else { break };
             match fork.block_col(self.e, self.slots, span.clone()) {
-                Ok((blk, col)) => done.push((k, blk, col)),
+                // Values made here, on the fork's thread, not in turn on
+                // the calling one.
+                Ok((blk, col)) => done.push((k, blk.parts.clone(), blk.values(&col))),
                 Err(er) => {
                     self.failed.store(true, Relaxed);
                     return Err(er);
@@ -518,6 +520,13 @@ impl Block {
         }
     }
     /// Element `j` of a column.
+    /// Column `c` (over the participants) as one value per participant.
+    fn values(&self, c: &Col) -> Vec<Value> {
+        (0..self.parts.len())
+            .map(|j| self.at(Dom::Parts, c, j))
+            .collect()
+    }
+
     fn at(&self, dom: Dom, c: &Col, j: usize) -> Value {
         match c {
             Col::Const(v) => v.clone(),
@@ -631,12 +640,8 @@ impl<'a> Evaluator<'a> {
             return None;
         }
         let mut out = Vec::with_capacity(self.event.participants.len());
-        self.columnar_work(|ev| {
-            ev.blocks(e, slots, |_, blk, col| {
-                out.extend((0..blk.parts.len()).map(|j| blk.at(Dom::Parts, col, j)));
-            })
-        })
-        .ok()?;
+        self.columnar_work(|ev| ev.blocks(e, slots, |_, _, vals| out.extend(vals)))
+            .ok()?;
         Some(out)
     }
 
@@ -665,20 +670,21 @@ impl<'a> Evaluator<'a> {
         let rs = self.rs;
         let m = &rs.metrics[id];
         let n = self.event.participants.len();
-        self.blocks(&m.body, m.slots, |ev, blk, col| {
+        self.blocks(&m.body, m.slots, |ev, parts, vals| {
             let cache = Arc::make_mut(&mut ev.cache[id]);
             if cache.len() < n {
                 cache.resize(n, None);
             }
-            for (j, p) in blk.parts.clone().enumerate() {
-                cache[p] = Some(blk.at(Dom::Parts, col, j));
+            for (p, v) in parts.zip(vals) {
+                cache[p] = Some(v);
             }
         })
     }
 
     /// Expression `e` (a metric's body or a step, `slots` local slots) over
-    /// every participant, block by block, handing each block's column to
-    /// `put` in order. Stops at the first failure.
+    /// every participant, block by block, handing each block's
+    /// participants and their values to `put` in order. Stops at the first
+    /// failure.
     ///
     /// The first block is computed here: it computes every whole column of
     /// other metrics that `e` gathers (`r.opponent.adjusted_score`), each
@@ -687,25 +693,25 @@ impl<'a> Evaluator<'a> {
     /// next block not yet taken — on this thread and on the ranking's
     /// [`Workers`] if it has them, else on threads started for this
     /// computation; the forks read those columns and write nothing here;
-    /// the columns are handed to `put` in block order after all have
-    /// finished.
+    /// the values (made by the forks, in parallel) are handed to `put` in
+    /// block order after all have finished.
     fn blocks(
         &mut self,
         e: &'a PExpr,
         slots: usize,
-        mut put: impl FnMut(&mut Self, &Block, &Col),
+        mut put: impl FnMut(&mut Self, Range<Pid>, Vec<Value>),
     ) -> R<()> {
         let spans = self.block_spans();
         let Some((first, rest)) = spans.split_first() else {
             return Ok(());
         };
         let (blk, col) = self.block_col(e, slots, first.clone())?;
-        put(self, &blk, &col);
+        put(self, blk.parts.clone(), blk.values(&col));
         let threads = self.threads.clamp(1, rest.len().max(1));
         if threads == 1 {
             for span in rest {
                 let (blk, col) = self.block_col(e, slots, span.clone())?;
-                put(self, &blk, &col);
+                put(self, blk.parts.clone(), blk.values(&col));
             }
             return Ok(());
         }
@@ -725,16 +731,17 @@ impl<'a> Evaluator<'a> {
         };
         self.absorb_fuel(&forks);
         // In block order, whoever computed them.
-        let mut cols: Vec<Option<(Block, Col)>> = (0..rest.len()).map(|_| None).collect();
+        let mut cols: Vec<Option<(Range<Pid>, Vec<Value>)>> =
+            (0..rest.len()).map(|_| None).collect();
         for r in results {
-            for (k, blk, col) in r? {
-                cols[k] = Some((blk, col));
+            for (k, parts, vals) in r? {
+                cols[k] = Some((parts, vals));
             }
         }
-        for (blk, col) in cols.iter().flatten() {
-            put(self, blk, col);
-        }
         debug_assert!(cols.iter().all(Option::is_some));
+        for (parts, vals) in cols.into_iter().flatten() {
+            put(self, parts, vals);
+        }
         Ok(())
     }
 
