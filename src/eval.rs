@@ -2,7 +2,7 @@
 
 use crate::ast::UnOp;
 use crate::diag::{Diag, Span};
-use crate::model::{Event, Pid, Side, Status, System};
+use crate::model::{Event, Participant, Pid, Side, Status, System};
 use crate::num::{Num, NumError, Rounding};
 use crate::plan::*;
 use std::cmp::Ordering;
@@ -333,34 +333,82 @@ pub const EVAL_WORK_PER_CELL: u64 = 20_000;
 /// Most items a list `[...]` may hold.
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
-impl<'a> Evaluator<'a> {
-    /// Prepare to evaluate `rs` over `event`.
-    pub fn new(event: &'a Event, rs: &'a Ruleset) -> Result<Evaluator<'a>, Diag> {
-        let cells: u64 = event
-            .participants
-            .iter()
-            .map(|p| p.entries.len() as u64)
-            .sum();
-        let mut scores = Vec::with_capacity(event.participants.len());
-        let mut running = Vec::with_capacity(cells as usize);
-        let mut entry_base = Vec::with_capacity(event.participants.len());
-        // One pass over the entries (millions of them in a large event).
-        let mut has_boards = false;
-        for p in &event.participants {
-            entry_base.push(running.len());
-            let mut total = Num::ZERO;
-            for e in &p.entries {
-                has_boards |= !e.boards().is_empty();
-                total = total.add(e.points).map_err(|_| {
-                    Diag::error(
-                        "tb::eval::overflow",
-                        format!("{}'s score is too large to hold exactly", p.name),
-                    )
-                })?;
-                running.push(total);
+/// Events from this many entries on have their running scores added up in
+/// two halves at once.
+const PARALLEL_CELLS: usize = 20_000;
+
+/// The running score after each entry of `ps` (into `running`, their
+/// entries in turn) and their scores; whether any entry has boards.
+fn running_scores(
+    ps: &[Participant],
+    running: &mut [Num],
+    scores: &mut [Num],
+) -> Result<bool, Diag> {
+    let mut has_boards = false;
+    let mut cells = running.iter_mut();
+    for (p, score) in ps.iter().zip(scores) {
+        let mut total = Num::ZERO;
+        for e in &p.entries {
+            has_boards |= !e.boards().is_empty();
+            total = total.add(e.points).map_err(|_| {
+                Diag::error(
+                    "tb::eval::overflow",
+                    format!("{}'s score is too large to hold exactly", p.name),
+                )
+            })?;
+            if let Some(c) = cells.next() {
+                *c = total;
             }
-            scores.push(total);
         }
+        *score = total;
+    }
+    Ok(has_boards)
+}
+
+impl<'a> Evaluator<'a> {
+    /// Prepare to evaluate `rs` over `event`, with up to one thread per
+    /// core (at most 8).
+    pub fn new(event: &'a Event, rs: &'a Ruleset) -> Result<Evaluator<'a>, Diag> {
+        Evaluator::with_threads(event, rs, default_threads())
+    }
+
+    /// Prepare to evaluate `rs` over `event` with at most `threads` threads
+    /// (at least one). Values never depend on it.
+    pub fn with_threads(
+        event: &'a Event,
+        rs: &'a Ruleset,
+        threads: usize,
+    ) -> Result<Evaluator<'a>, Diag> {
+        let threads = threads.max(1);
+        let ps = &event.participants;
+        let mut entry_base = Vec::with_capacity(ps.len());
+        let mut cells = 0usize;
+        for p in ps {
+            entry_base.push(cells);
+            cells += p.entries.len();
+        }
+        let mut scores = vec![Num::ZERO; ps.len()];
+        let mut running = vec![Num::ZERO; cells];
+        // One pass over the entries (millions of them in a large event),
+        // a large event's in two halves at once.
+        let mid = if cells >= PARALLEL_CELLS && threads > 1 {
+            ps.len() / 2
+        } else {
+            ps.len()
+        };
+        let split = entry_base.get(mid).copied().unwrap_or(cells);
+        let (run_a, run_b) = running.split_at_mut(split);
+        let (sc_a, sc_b) = scores.split_at_mut(mid);
+        let (ps_a, ps_b) = ps.split_at(mid);
+        let (a, b) = std::thread::scope(|s| {
+            let job = (!ps_b.is_empty()).then(|| s.spawn(|| running_scores(ps_b, run_b, sc_b)));
+            let a = running_scores(ps_a, run_a, sc_a);
+            let b = job.map(|j| j.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+            (a, b)
+        });
+        // The first half's error first, as one pass would meet them.
+        let has_boards = a? | b.unwrap_or(Ok(false))?;
+        let cells = cells as u64;
         let fuel = EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL));
         Ok(Evaluator {
             event,
@@ -375,7 +423,7 @@ impl<'a> Evaluator<'a> {
             col_nest: 0,
             col_memo: Default::default(),
             columnar: true,
-            threads: default_threads(),
+            threads,
             col_fuel: fuel,
             all: Arc::new((0..event.participants.len()).collect()),
             depth: 0,

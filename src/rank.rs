@@ -162,11 +162,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             "it is a library: import it from a ruleset that ends with `standings <procedure>`",
         )
     })?;
-    let mut ev = Evaluator::new(event, rs)?;
+    let threads = opts.threads.unwrap_or_else(crate::eval::default_threads);
+    let mut ev = Evaluator::with_threads(event, rs, threads)?;
     ev.columnar = !opts.per_participant;
-    if let Some(t) = opts.threads {
-        ev.threads = t.max(1);
-    }
     // The threads computing columns wait through the whole ranking for
     // each computation (an event of one block has nothing to share).
     let share = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
