@@ -167,9 +167,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     ev.columnar = !opts.per_participant;
     // The threads computing columns wait through the whole ranking for
     // each computation (an event of one block has nothing to share).
-    let share = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
+    let keep_workers = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
     std::thread::scope(|scope| {
-        if share {
+        if keep_workers {
             ev.workers = Some(crate::columns::Workers::start(scope, ev.threads - 1));
         }
         // `ev` ends inside the scope, and with it the workers.

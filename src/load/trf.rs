@@ -1436,13 +1436,11 @@ impl<'s> Loader<'s> {
             let played = self.games_of(&ctx, 0..mid);
             (played, job.and_then(|j| j.join().ok().flatten()))
         });
-        match rest {
-            Some(rest) => played.extend(rest),
-            None => {
-                let rest = self.games_of(&ctx, mid..n);
-                played.extend(rest);
-            }
-        }
+        let rest = match rest {
+            Some(rest) => rest,
+            None => self.games_of(&ctx, mid..n),
+        };
+        played.extend(rest);
         played
     }
 
