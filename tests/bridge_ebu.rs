@@ -1,8 +1,8 @@
 //! Seed 003, English Bridge Union White Book 143.5: every worked example,
 //! and each definition, through the shipped `ebu/lib` and `ebu/split-tie`.
 
-mod bridge_support;
-mod common;
+use crate::bridge_support;
+use crate::common;
 use bridge_support::*;
 use common::{inline, num, order, rank, shipped, value};
 use tb::eval::Value;

@@ -3,7 +3,7 @@
 //! from the project's shared data), a small teams file written here
 //! (ISO-8859-1, with a triangle), and the loader's diagnostics.
 
-mod common;
+use crate::common;
 use common::{order, rank, shipped};
 use tb::diag::Source;
 use tb::model::{Event, Kind, Sport};

@@ -2,8 +2,8 @@
 //! 4 (pairs), section 5 (BAM), and the quotients' zero denominators, through
 //! the shipped `wbf/*` rulesets.
 
-mod bridge_support;
-mod common;
+use crate::bridge_support;
+use crate::common;
 use bridge_support::*;
 use common::{num, order, rank, shipped, value};
 use tb::eval::Value;

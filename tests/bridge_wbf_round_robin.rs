@@ -7,8 +7,8 @@
 //! the chosen VP total, IMP quotient and total point quotient, so the
 //! comment above each test can say exactly which test must decide.
 
-mod bridge_support;
-mod common;
+use crate::bridge_support;
+use crate::common;
 use bridge_support::*;
 use common::{order, rank, shipped};
 use tb::model::Event;

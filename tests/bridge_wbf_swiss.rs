@@ -8,8 +8,8 @@
 //! teams the same opponents' totals: they play each other and a shared
 //! filler team `F` (or `F1`, `F2`).
 
-mod bridge_support;
-mod common;
+use crate::bridge_support;
+use crate::common;
 use bridge_support::*;
 use common::{order, rank, shipped};
 use tb::model::Event;

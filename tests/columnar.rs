@@ -5,7 +5,7 @@
 //! the same error. (The fuzz harness makes the same comparison on every
 //! random ruleset and event it ranks.)
 
-mod common;
+use crate::common;
 use tb::diag::Source;
 use tb::model::Event;
 use tb::num::Num;

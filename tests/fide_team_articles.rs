@@ -3,7 +3,7 @@
 //! native-format event `examples/team-swiss.toml` (four teams, four boards,
 //! everyone on 3 MP), evaluated with the shipped team rulesets.
 
-mod common;
+use crate::common;
 use common::*;
 use tb::diag::Source;
 use tb::model::{Event, Kind};

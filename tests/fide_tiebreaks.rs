@@ -3,7 +3,7 @@
 //! Swiss described in tests/fide_support (and tests/fide_unplayed.rs):
 //! A 2.5, B 1.5, C 3, D 2, E 1; ratings 2000, 1900, 1800, 1700, 1600.
 
-mod fide_support;
+use crate::fide_support;
 use fide_support::*;
 
 const ALL: [&str; 5] = ["1", "2", "3", "4", "5"];

@@ -10,8 +10,8 @@
 //! | 4 | half-point bye | zero-point bye | beat E | absent | lost to C |
 //! | score | 2.5 | 1.5 | 3 | 2 | 1 |
 
-mod common;
-mod fide_support;
+use crate::common;
+use crate::fide_support;
 use fide_support::*;
 
 const ALL: [&str; 5] = ["1", "2", "3", "4", "5"];

@@ -11,8 +11,7 @@
 //! - The same input gives byte-identical JSON output.
 //! - Lots are drawn only with a seed; the same seed draws the same order.
 
-#[path = "../fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use proptest::prelude::*;
 use proptest::test_runner::Config;

@@ -3,8 +3,7 @@
 //! test per limit or crash found — no panic, no stack overflow, no hang, and
 //! a diagnostic with a code (and a span where there is one).
 
-#[path = "../fuzz/harness.rs"]
-mod harness;
+use crate::harness;
 
 use harness::Verdict;
 use std::time::{Duration, Instant};

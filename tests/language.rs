@@ -2,7 +2,7 @@
 //! procedures by group size and sub-tie hand-offs (L5), ends (L6), conditions
 //! (L7), citations (L8), parameters (L9), checker errors and grammar.
 
-mod common;
+use crate::common;
 use common::*;
 use tb::diag::Source;
 use tb::model::Event;

@@ -1,7 +1,7 @@
 //! CSV match lists for card-game events: same standings as the native file,
 //! precise diagnostics, and no panic on broken input.
 
-mod common;
+use crate::common;
 use common::*;
 use tb::diag::Source;
 

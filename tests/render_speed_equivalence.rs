@@ -7,7 +7,7 @@
 //! escaping in every format, every kind of value, duplicate labels,
 //! unresolved and shared places, no columns, no rows).
 
-mod common;
+use crate::common;
 use std::sync::Arc;
 use tb::diag::Source;
 use tb::eval::{ListItem, Value};

@@ -2,7 +2,7 @@
 //! as a test. The document rounds to two decimals for show; the engine is
 //! exact, so each test asserts the exact fraction and the displayed value.
 
-mod common;
+use crate::common;
 use common::*;
 
 fn shown(v: &tb::eval::Value) -> String {

@@ -2,7 +2,7 @@
 //! example as a test. Opponents' records are built against filler players so
 //! each opponent finishes on exactly the score the example gives.
 
-mod common;
+use crate::common;
 use common::*;
 
 /// Tom and Jerry, 4 points in 5 rounds (SS #1 Example 1). Tom's opponents

@@ -1,0 +1,43 @@
+//! Every integration test, in one test binary.
+//!
+//! Each file under `tests/` stays a module of its own (`tests/cli.rs`, ...),
+//! named as before in the docs; they are built and linked once here instead
+//! of as 27 binaries that each linked the whole of `tb` and its dependencies
+//! (3.1 GB of `target/` and most of CI's build time; a CI run once failed
+//! for lack of disk while linking them). `Cargo.toml` sets `autotests =
+//! false` so that cargo does not also build each file on its own.
+
+// Helpers shared by several test modules, declared once.
+mod bridge_support;
+mod common;
+mod fide_support;
+#[path = "../fuzz/harness.rs"]
+mod harness;
+
+mod bridge_cli;
+mod bridge_ebu;
+mod bridge_usebio;
+mod bridge_wbf_other;
+mod bridge_wbf_round_robin;
+mod bridge_wbf_swiss;
+mod cli;
+mod cli_diagnostics;
+mod columnar;
+mod error_catalogue;
+mod fide_cli;
+mod fide_oracle;
+mod fide_team_articles;
+mod fide_team_oracle;
+mod fide_tiebreaks;
+mod fide_unplayed;
+mod hostile_props;
+mod hostile_regressions;
+mod language;
+mod load_csv;
+mod load_native;
+mod load_trf;
+mod native_fast;
+mod perf_events;
+mod render_speed_equivalence;
+mod seed_001_cards;
+mod seed_002_us_chess;
