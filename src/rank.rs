@@ -246,6 +246,24 @@ fn standings<'a>(
         ev.drop_lists(&later[k]);
     }
 
+    // What each step records as having decided a place: one shared value
+    // per step, not one made (with three strings) for every split.
+    let decided_by_step: Vec<Vec<Arc<Decided>>> = rs
+        .procs
+        .iter()
+        .map(|p| {
+            p.steps
+                .iter()
+                .map(|s| {
+                    Arc::new(Decided {
+                        procedure: p.name.clone(),
+                        criterion: s.label.clone(),
+                        cite: s.cite.clone(),
+                    })
+                })
+                .collect()
+        })
+        .collect();
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
@@ -286,12 +304,15 @@ fn standings<'a>(
             continue;
         }
         let step = &proc_.steps[task.step];
-        let shared = Arc::new(task.group.clone());
+        // The group as the step's condition and a group-relative step see it
+        // (`group`, `others`); not copied for the other steps.
+        let shared =
+            (step.when.is_some() || step.group_relative).then(|| Arc::new(task.group.clone()));
         if let Some(cond) = &step.when {
             let mut env = Env {
                 me: None,
                 locals: vec![Value::Undef; step.slots],
-                group: Some(shared.clone()),
+                group: shared.clone(),
             };
             let holds = ev
                 .truthy(cond, &mut env)
@@ -326,7 +347,7 @@ fn standings<'a>(
                 me: Some(p),
                 locals: vec![Value::Undef; step.slots],
                 group: if step.group_relative {
-                    Some(shared.clone())
+                    shared.clone()
                 } else {
                     None
                 },
@@ -387,11 +408,7 @@ fn standings<'a>(
             stack.push(next);
             continue;
         }
-        let decided = Arc::new(Decided {
-            procedure: proc_.name.clone(),
-            criterion: step.label.clone(),
-            cite: step.cite.clone(),
-        });
+        let decided = decided_by_step[task.proc_id][task.step].clone();
         let mut handoffs = Vec::new();
         let mut next = Vec::new();
         for part in &parts {
