@@ -235,11 +235,7 @@ fn standings<'a>(
     for (k, c) in precomputed.iter().enumerate() {
         let step = &rs.procs[c.origin.0].steps[c.origin.1];
         match ev.fill_expr(&step.expr, step.slots) {
-            Some(vals) => {
-                for (p, v) in vals.into_iter().enumerate() {
-                    step_values.put(c.origin.0, c.origin.1, p, v);
-                }
-            }
+            Some(vals) => step_values.put_all(c.origin.0, c.origin.1, vals),
             // Evaluated per participant later: keep everything.
             None => break,
         }
@@ -561,14 +557,22 @@ struct StepValues {
     /// The number of each step that has values (`[first[procedure] + step]`):
     /// those that are not relative to the tied group.
     slot: Vec<Option<usize>>,
-    /// Steps with values.
-    width: usize,
     /// Participants.
     n: usize,
-    /// `[slot * n + participant]`, a step's values together: a tie is
-    /// broken among participants far apart in the table, whose values
-    /// of that step stay in cache this way; empty until a value is put.
-    vals: Vec<Option<Value>>,
+    /// Each such step's values (`[slot][participant]`), a step's values
+    /// together: a tie is broken among participants far apart in the
+    /// table, whose values of that step stay in cache this way.
+    cols: Vec<StepCol>,
+}
+
+/// The values of one step.
+enum StepCol {
+    /// None yet.
+    Empty,
+    /// Everyone's, as computed in columns (kept as they came, not copied).
+    All(Vec<Value>),
+    /// Those computed so far, participant by participant.
+    Some(Vec<Option<Value>>),
 }
 
 impl StepValues {
@@ -586,27 +590,55 @@ impl StepValues {
         StepValues {
             first,
             slot,
-            width,
             n,
-            vals: Vec::new(),
+            cols: (0..width).map(|_| StepCol::Empty).collect(),
         }
     }
-    fn at(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<usize> {
-        let k = (*self.slot.get(*self.first.get(proc_id)? + step)?)?;
-        Some(k * self.n + p)
+    fn col(&self, proc_id: ProcId, step: usize) -> Option<usize> {
+        *self.slot.get(*self.first.get(proc_id)? + step)?
     }
     fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
-        self.vals.get(self.at(proc_id, step, p)?)?.as_ref()
+        match self.cols.get(self.col(proc_id, step)?)? {
+            StepCol::Empty => None,
+            StepCol::All(vals) => vals.get(p),
+            StepCol::Some(vals) => vals.get(p)?.as_ref(),
+        }
+    }
+    /// Everyone's values of a step (one per participant).
+    fn put_all(&mut self, proc_id: ProcId, step: usize, vals: Vec<Value>) {
+        if vals.len() != self.n {
+            for (p, v) in vals.into_iter().enumerate() {
+                self.put(proc_id, step, p, v);
+            }
+            return;
+        }
+        if let Some(c) = self.col(proc_id, step).and_then(|k| self.cols.get_mut(k)) {
+            *c = StepCol::All(vals);
+        }
     }
     fn put(&mut self, proc_id: ProcId, step: usize, p: Pid, v: Value) {
-        let Some(i) = self.at(proc_id, step, p) else {
+        let n = self.n;
+        let Some(c) = self.col(proc_id, step).and_then(|k| self.cols.get_mut(k)) else {
             return;
         };
-        if self.vals.is_empty() {
-            self.vals = vec![None; self.n.saturating_mul(self.width)];
-        }
-        if let Some(slot) = self.vals.get_mut(i) {
-            *slot = Some(v);
+        match c {
+            StepCol::Empty => {
+                let mut vals = vec![None; n];
+                if let Some(slot) = vals.get_mut(p) {
+                    *slot = Some(v);
+                }
+                *c = StepCol::Some(vals);
+            }
+            StepCol::All(vals) => {
+                if let Some(slot) = vals.get_mut(p) {
+                    *slot = v;
+                }
+            }
+            StepCol::Some(vals) => {
+                if let Some(slot) = vals.get_mut(p) {
+                    *slot = Some(v);
+                }
+            }
         }
     }
 }
