@@ -171,6 +171,14 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     std::thread::scope(|scope| {
         if keep_workers {
             ev.workers = Some(crate::columns::Workers::start(scope, ev.threads - 1));
+            // Lists the ranking no longer needs are freed on a thread of
+            // their own (see `Evaluator::drop_lists`); without one, here.
+            let (tx, rx) = std::sync::mpsc::channel::<Arc<Vec<Option<Value>>>>();
+            let freer =
+                std::thread::Builder::new().spawn_scoped(scope, move || rx.iter().for_each(drop));
+            if freer.is_ok() {
+                ev.freer = Some(tx);
+            }
         }
         // `ev` ends inside the scope, and with it the workers.
         standings(ev, event, rs, opts, main)
