@@ -827,7 +827,7 @@ impl<'a> Evaluator<'a> {
         };
         blk.starts.push(0);
         for p in parts {
-            let k = self.event.participants[p].entries.len();
+            let k = self.entry_count(p);
             blk.rounds.extend((0..k as u32).map(|i| (p, i)));
             blk.starts.push(blk.rounds.len());
         }
