@@ -338,7 +338,7 @@ pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
 /// Events from this many entries on have their running scores added up in
 /// two halves at once.
-const PARALLEL_CELLS: usize = 20_000;
+pub(crate) const PARALLEL_CELLS: usize = 20_000;
 
 /// The running score after each entry of `ps` (into `running`, their
 /// entries in turn) and their scores; whether any entry has boards.

@@ -10,7 +10,7 @@
 
 use crate::ast::{Direction, EndKind, Select};
 use crate::diag::Diag;
-use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
+use crate::eval::{compare_values, Env, EvalError, Evaluator, Value, PARALLEL_CELLS};
 use crate::model::{Event, Pid};
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use std::cmp::Ordering;
@@ -478,6 +478,51 @@ fn standings<'a>(
         }
         rank_no += size;
     }
+    // Every value at hand (none left to evaluate participant by participant):
+    // a large event's rows are filled in two halves at once.
+    let at_hand = columns
+        .iter()
+        .all(|c| c.group_relative || step_values.complete(c.origin.0, c.origin.1));
+    if at_hand {
+        let fill = |rows: &mut [Row]| {
+            for (ci, c) in columns.iter().enumerate() {
+                for row in rows.iter_mut() {
+                    let p = row.pid;
+                    let v = if c.group_relative {
+                        group_values[p * width + ci].clone()
+                    } else {
+                        step_values
+                            .get(c.origin.0, c.origin.1, p)
+                            .cloned()
+                            .unwrap_or(Value::Undef)
+                    };
+                    row.values.push(v);
+                }
+            }
+        };
+        let half = if ev.threads > 1 && n.saturating_mul(width) >= PARALLEL_CELLS {
+            rows.len() / 2
+        } else {
+            0
+        };
+        let (first, second) = rows.split_at_mut(half);
+        let first = std::sync::Mutex::new(first);
+        let fill_first = || fill(&mut first.lock().unwrap_or_else(|e| e.into_inner()));
+        std::thread::scope(|scope| {
+            let other = std::thread::Builder::new().spawn_scoped(scope, fill_first);
+            fill(second);
+            // Without a thread, this one fills both halves.
+            if other.is_err() {
+                fill_first();
+            }
+        });
+        return Ok(Standings {
+            rows,
+            columns,
+            trace,
+            lots_seed: opts.lots_seed,
+        });
+    }
     for (ci, c) in columns.iter().enumerate() {
         for row in &mut rows {
             let p = row.pid;
@@ -610,6 +655,14 @@ impl StepValues {
             StepCol::Empty => None,
             StepCol::All(vals) => vals.get(p),
             StepCol::Some(vals) => vals.get(p)?.as_ref(),
+        }
+    }
+    /// Whether every participant has a value of this step.
+    fn complete(&self, proc_id: ProcId, step: usize) -> bool {
+        match self.col(proc_id, step).and_then(|k| self.cols.get(k)) {
+            Some(StepCol::All(_)) => true,
+            Some(StepCol::Some(vals)) => vals.iter().all(Option::is_some),
+            _ => false,
         }
     }
     /// Everyone's values of a step (one per participant).
