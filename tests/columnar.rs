@@ -167,3 +167,40 @@ fn threads_do_not_change_results() {
         );
     }
 }
+
+/// The rows of an event of more than `PARALLEL_CELLS` values (3,000
+/// participants × 7 columns) are filled in two halves at once when there
+/// are threads: the same standings, values and explanation as one thread.
+#[test]
+fn rows_filled_in_two_halves_are_the_rows_of_one() {
+    if tb::shipped::get("fide/lib").is_none() {
+        return;
+    }
+    let meta = tb::render::Meta::default();
+    let text = tb::gen::chess_swiss(3000, 5, 11).to_json();
+    let ev =
+        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"))
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+    let rated = [("unrated_rating".to_string(), Num::int(1000))];
+    let rs = tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let run = |threads: usize| {
+        let opts = Options {
+            lots_seed: None,
+            threads: Some(threads),
+            per_participant: false,
+        };
+        let st = tb::rank::rank(&ev, &rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()));
+        assert_eq!(st.rows.len(), 3000);
+        assert!(st.rows.iter().all(|r| r.values.len() == st.columns.len()));
+        (
+            tb::render::render(&st, &ev, &rs, &meta, tb::render::Format::Json),
+            tb::render::explain(&st, &ev, &[]),
+        )
+    };
+    assert!(
+        run(2) == run(1),
+        "rows filled on two threads differ from one"
+    );
+}
