@@ -478,6 +478,15 @@ fn standings<'a>(
         }
         rank_no += size;
     }
+    // A column's value of `p` where it is known: group-relative values kept
+    // where they were used, the others computed for everyone.
+    let known = |ci: usize, c: &Column, p: Pid| -> Option<Value> {
+        if c.group_relative {
+            Some(group_values[p * width + ci].clone())
+        } else {
+            step_values.get(c.origin.0, c.origin.1, p).cloned()
+        }
+    };
     // Every value at hand (none left to evaluate participant by participant):
     // a large event's rows are filled in two halves at once.
     let at_hand = columns
@@ -487,60 +496,47 @@ fn standings<'a>(
         let fill = |rows: &mut [Row]| {
             for (ci, c) in columns.iter().enumerate() {
                 for row in rows.iter_mut() {
-                    let p = row.pid;
-                    let v = if c.group_relative {
-                        group_values[p * width + ci].clone()
-                    } else {
-                        step_values
-                            .get(c.origin.0, c.origin.1, p)
-                            .cloned()
-                            .unwrap_or(Value::Undef)
-                    };
-                    row.values.push(v);
+                    row.values
+                        .push(known(ci, c, row.pid).unwrap_or(Value::Undef));
                 }
             }
         };
-        let half = if ev.threads > 1 && n.saturating_mul(width) >= PARALLEL_CELLS {
-            rows.len() / 2
+        if ev.threads > 1 && n.saturating_mul(width) >= PARALLEL_CELLS {
+            let half = rows.len() / 2;
+            let (first, second) = rows.split_at_mut(half);
+            let first = std::sync::Mutex::new(first);
+            let fill_first = || fill(&mut first.lock().unwrap_or_else(|e| e.into_inner()));
+            std::thread::scope(|scope| {
+                let other = std::thread::Builder::new().spawn_scoped(scope, fill_first);
+                fill(second);
+                // Without a thread, this one fills both halves.
+                if other.is_err() {
+                    fill_first();
+                }
+            });
         } else {
-            0
-        };
-        let (first, second) = rows.split_at_mut(half);
-        let first = std::sync::Mutex::new(first);
-        let fill_first = || fill(&mut first.lock().unwrap_or_else(|e| e.into_inner()));
-        std::thread::scope(|scope| {
-            let other = std::thread::Builder::new().spawn_scoped(scope, fill_first);
-            fill(second);
-            // Without a thread, this one fills both halves.
-            if other.is_err() {
-                fill_first();
-            }
-        });
-        return Ok(Standings {
-            rows,
-            columns,
-            trace,
-            lots_seed: opts.lots_seed,
-        });
-    }
-    for (ci, c) in columns.iter().enumerate() {
-        for row in &mut rows {
-            let p = row.pid;
-            let v = if c.group_relative {
-                group_values[p * width + ci].clone()
-            } else if let Some(v) = step_values.get(c.origin.0, c.origin.1, p) {
-                v.clone()
-            } else {
-                let step = &rs.procs[c.origin.0].steps[c.origin.1];
-                let mut env = Env {
-                    me: Some(p),
-                    locals: vec![Value::Undef; step.slots],
-                    group: None,
+            fill(&mut rows);
+        }
+    } else {
+        for (ci, c) in columns.iter().enumerate() {
+            for row in &mut rows {
+                let p = row.pid;
+                let v = match known(ci, c, p) {
+                    Some(v) => v,
+                    None => {
+                        let step = &rs.procs[c.origin.0].steps[c.origin.1];
+                        let mut env = Env {
+                            me: Some(p),
+                            locals: vec![Value::Undef; step.slots],
+                            group: None,
+                        };
+                        ev.eval(&step.expr, &mut env).map_err(|e| {
+                            step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p))
+                        })?
+                    }
                 };
-                ev.eval(&step.expr, &mut env)
-                    .map_err(|e| step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p)))?
-            };
-            row.values.push(v);
+                row.values.push(v);
+            }
         }
     }
     Ok(Standings {
