@@ -133,13 +133,7 @@ fn threads_do_not_change_results() {
         // FIDE's tie-breaks but PTP and APPO (a search over a range of
         // ratings per participant, slow in a debug build).
         let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,APRO,WIN,WON,BPG,BWG,REP,STD,DE";
-        let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
-            .unwrap_or_else(|d| panic!("{}", d.plain()));
-        let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
-        let rated = [("unrated_rating".to_string(), Num::int(1000))];
-        let rs =
-            tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
-        chosen.push((codes.to_string(), rs));
+        chosen.push((codes.to_string(), fide_chain(codes)));
     }
     for (rname, rs) in &chosen {
         let run = |threads: Option<usize>, per_participant: bool| {
@@ -180,11 +174,7 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
     let text = tb::gen::chess_swiss(3000, 5, 11).to_json();
     let ev =
         tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
-    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
-    let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    let rs = tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = fide_chain("BH/C1,BH,SB,PS,ARO,DE");
     let run = |threads: usize| {
         let opts = Options {
             lots_seed: None,
@@ -203,4 +193,14 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
         run(2) == run(1),
         "rows filled on two threads differ from one"
     );
+}
+
+/// The FIDE chain of descriptors `codes` (2024 edition), as `tb eval
+/// --tiebreaks CODES --param unrated_rating=1000` builds it.
+fn fide_chain(codes: &str) -> Ruleset {
+    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+    let rated = [("unrated_rating".to_string(), Num::int(1000))];
+    tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
