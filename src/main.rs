@@ -278,7 +278,7 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
 
 fn print_warnings(event: &tb::model::Event) {
     for w in &event.warnings {
-        let d = Diag::warning("tb::load::warning", w.clone());
+        let d = Diag::warning(w.code, w.message.clone());
         eprint!("{}", d.plain());
     }
     let _ = Severity::Warning;

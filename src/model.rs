@@ -441,7 +441,62 @@ pub struct Event {
     /// A tie-break list the data carries (TRF-26 records 202/212), as descriptors.
     pub tiebreaks: Vec<String>,
     /// Warnings the loader found (recorded totals that disagree, ...).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
+}
+
+/// A warning about the data: a stable code (in docs/errors.md) and what it
+/// says. The run goes on; `--strict` makes it an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    /// The stable code, e.g. `tb::load::warning`.
+    pub code: &'static str,
+    /// What is wrong, naming the participant and round where there are.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning with its own code.
+    pub fn new(code: &'static str, message: impl Into<String>) -> Warning {
+        Warning {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// A loader's general warning (`tb::load::warning`): a recorded total that
+/// disagrees, a game after a withdrawal, ...
+impl From<String> for Warning {
+    fn from(message: String) -> Warning {
+        Warning::new("tb::load::warning", message)
+    }
+}
+
+impl From<&str> for Warning {
+    fn from(message: &str) -> Warning {
+        Warning::from(message.to_string())
+    }
+}
+
+/// A warning reads as its message (tests and the JSON output's `warnings`).
+impl std::ops::Deref for Warning {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.message
+    }
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// In the JSON output a warning is its message, as it always was.
+impl serde::Serialize for Warning {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.message)
+    }
 }
 
 impl Event {

@@ -1744,7 +1744,7 @@ fn read_game(
                 ev.warnings.push(format!(
                     "round {round}: `{hid}` - `{aid}`: the points [{}, {}] disagree with the result \"{text}\"; the points are used as written",
                     p[0], p[1]
-                ));
+                ).into());
             }
         }
         (
@@ -2150,7 +2150,8 @@ fn add_warnings(ev: &mut Event) {
     for p in &ev.participants {
         participant_warnings(p, &mut warnings);
     }
-    ev.warnings.extend(warnings);
+    ev.warnings
+        .extend(warnings.into_iter().map(crate::model::Warning::from));
 }
 
 /// Warnings about one participant's complete entries: a game after its

@@ -821,7 +821,7 @@ impl<'a> Reader<'a> {
             self.ev.warnings.push(format!(
                 "round {r}: `{hid}` - `{aid}`: the points [{}, {}] disagree with the result \"{text}\"; the points are used as written",
                 p[0], p[1]
-            ));
+            ).into());
         }
         Some(())
     }
@@ -1219,7 +1219,8 @@ impl<'a> Reader<'a> {
             (warnings, rest)
         });
         warnings.extend(rest.unwrap_or_default());
-        ev.warnings.extend(warnings);
+        ev.warnings
+            .extend(warnings.into_iter().map(crate::model::Warning::from));
         Some(ev)
     }
 }

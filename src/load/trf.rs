@@ -1013,7 +1013,9 @@ impl<'s> Loader<'s> {
             }
         }
 
-        event.warnings.append(&mut self.warnings);
+        event
+            .warnings
+            .extend(self.warnings.drain(..).map(crate::model::Warning::from));
         // `Event::complete_rounds` has nothing to do: every player has one
         // entry per round, in order, as `games` built them (a 240 bye
         // replaces an entry in place), and a pass over every entry costs a

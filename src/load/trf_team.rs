@@ -509,7 +509,9 @@ pub(crate) fn build(
     let u_mp = event.unit_id("mp");
     let u_gp = event.unit_id("gp");
     event.warnings = players.warnings.clone();
-    event.warnings.append(&mut warnings);
+    event
+        .warnings
+        .extend(warnings.into_iter().map(crate::model::Warning::from));
 
     // GP of each team-round that was played over the board.
     let gp_of = |ti: usize, r: u32| -> Option<Num> {
@@ -632,7 +634,7 @@ pub(crate) fn build(
                         event.warnings.push(format!(
                             "team {} in round {r}: its players' games do not name one opposing team that names it back; the round is taken as absent",
                             t.num
-                        ));
+                        ).into());
                         unplayed(
                             Status::Absent,
                             mscore.loss,
@@ -678,18 +680,24 @@ pub(crate) fn build(
         });
         if let Some(rec) = t.mp {
             if rec != mp {
-                event.warnings.push(format!(
+                event.warnings.push(
+                    format!(
                     "team {} {}: record 310 says {rec} match points but the rounds add up to {mp}",
                     t.num, t.name
-                ));
+                )
+                    .into(),
+                );
             }
         }
         if let Some(rec) = t.gp {
             if rec != gp {
-                event.warnings.push(format!(
+                event.warnings.push(
+                    format!(
                     "team {} {}: record 310 says {rec} game points but the rounds add up to {gp}",
                     t.num, t.name
-                ));
+                )
+                    .into(),
+                );
             }
         }
     }

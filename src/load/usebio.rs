@@ -101,7 +101,8 @@ pub fn load_usebio(source: &Source) -> Result<Event, Diag> {
     let ev = build(&mut cx, &doc);
     match ev {
         Some(mut ev) if cx.errors.is_empty() => {
-            ev.warnings.extend(cx.warnings);
+            ev.warnings
+                .extend(cx.warnings.into_iter().map(crate::model::Warning::from));
             Ok(ev)
         }
         _ => {
