@@ -959,13 +959,17 @@ impl<'a> Evaluator<'a> {
             PKind::If(c, a, b) => {
                 let cc = self.col(c, cx, blk)?;
                 if let Col::Const(v) = &cc {
-                    return if self.truth(c, v)? {
-                        self.col(a, cx, blk)
-                    } else {
-                        self.col(b, cx, blk)
+                    return match self.truth(c, v)? {
+                        Some(true) => self.col(a, cx, blk),
+                        Some(false) => self.col(b, cx, blk),
+                        None => Ok(Col::Const(Value::Undef)),
                     };
                 }
-                let truth = self.truths(c, &cc, dom, blk)?;
+                // An undefined condition anywhere: per element, as the
+                // reference evaluator takes neither branch there.
+                let Some(truth) = self.truths(c, &cc, dom, blk)? else {
+                    return self.per_item(e, cx, blk);
+                };
                 if truth.iter().all(|&t| t) {
                     return self.col(a, cx, blk);
                 }
@@ -1035,7 +1039,11 @@ impl<'a> Evaluator<'a> {
                 // reference evaluator, which does not evaluate it there).
                 let and = op == BinOp::And;
                 let ca = self.col(a, cx, blk)?;
-                let ta = self.truths(a, &ca, dom, blk)?;
+                // Columns of definite truths only; an undefined one anywhere
+                // and the reference evaluator decides per element (Kleene).
+                let Some(ta) = self.truths(a, &ca, dom, blk)? else {
+                    return self.per_item(e, cx, blk);
+                };
                 if ta.iter().all(|&t| t != and) {
                     return Ok(Col::Const(Value::Bool(!and)));
                 }
@@ -1057,7 +1065,10 @@ impl<'a> Evaluator<'a> {
                             out.push(if decided(t) {
                                 !and
                             } else {
-                                self.truth(b, &blk.at(dom, &cb, j))?
+                                match self.truth(b, &blk.at(dom, &cb, j))? {
+                                    Some(x) => x,
+                                    None => return self.per_item(e, cx, blk),
+                                }
                             });
                         }
                         out
@@ -1240,24 +1251,28 @@ impl<'a> Evaluator<'a> {
         Some(col)
     }
 
-    /// The truth of each element of a condition's column (undefined is
-    /// false), as [`Evaluator::truth`] gives it.
-    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Arc<Vec<bool>>> {
+    /// The truth of each element of a condition's column, as
+    /// [`Evaluator::truth`] gives it, when every one is true or false; None
+    /// when one is undefined (the caller then evaluates per element, as the
+    /// reference evaluator does, so that the fast path never needs
+    /// three-valued columns).
+    fn truths(&self, c: &PExpr, col: &Col, dom: Dom, blk: &Block) -> R<Option<Arc<Vec<bool>>>> {
         match col {
-            Col::Bools(bs) => return Ok(bs.clone()),
+            Col::Bools(bs) => return Ok(Some(bs.clone())),
             Col::OptBools(bs, ds) => {
-                return Ok(Arc::new(
-                    bs.iter().zip(ds.iter()).map(|(&b, &d)| b && d).collect(),
-                ))
+                return Ok(ds.iter().all(|&d| d).then(|| bs.clone()));
             }
-            Col::Const(v) => return Ok(Arc::new(vec![self.truth(c, v)?; blk.len(dom)])),
+            Col::Const(v) => return Ok(self.truth(c, v)?.map(|t| Arc::new(vec![t; blk.len(dom)]))),
             _ => {}
         }
         let mut out = Vec::with_capacity(blk.len(dom));
         for j in 0..blk.len(dom) {
-            out.push(self.truth(c, &blk.at(dom, col, j))?);
+            match self.truth(c, &blk.at(dom, col, j))? {
+                Some(t) => out.push(t),
+                None => return Ok(None),
+            }
         }
-        Ok(Arc::new(out))
+        Ok(Some(Arc::new(out)))
     }
 
     /// A comparison or sum, difference or product of two columns of
@@ -1458,7 +1473,11 @@ impl<'a> Evaluator<'a> {
         let keep = match &g.cond {
             Some(c) => {
                 let cc = self.col(c, &sub, blk)?;
-                Some(self.truths(c, &cc, dr, blk)?)
+                match self.truths(c, &cc, dr, blk)? {
+                    Some(t) => Some(t),
+                    // A filter undefined somewhere: per item instead.
+                    None => return Ok(None),
+                }
             }
             None => None,
         };
@@ -1470,7 +1489,10 @@ impl<'a> Evaluator<'a> {
         let voluntary = match &g.voluntary {
             Some(v) if agg.is_none() => {
                 let cv = self.col(v, &sub, blk)?;
-                Some(self.truths(v, &cv, dr, blk)?)
+                match self.truths(v, &cv, dr, blk)? {
+                    Some(t) => Some(t),
+                    None => return Ok(None),
+                }
             }
             _ => None,
         };
@@ -1524,7 +1546,8 @@ impl<'a> Evaluator<'a> {
                             Some(ns) => ns[k],
                             None => match ev.list_value(g, blk.at(dr, &elem, k))? {
                                 Some(n) => n,
-                                None => continue,
+                                // An undefined item: the list is undefined.
+                                None => return Ok(Value::Undef),
                             },
                         };
                         let vol = voluntary.as_ref().is_some_and(|t| t[k]);

@@ -319,6 +319,9 @@ pub const MAX_INTEGERS: i128 = 1_000_000;
 /// Internal: an `all` / `any` aggregate is decided and stops early.
 const DECIDED: &str = "tb::eval::decided";
 
+/// A condition that must be true or false to go on is undefined.
+pub const UNDEFINED_CONDITION: &str = "tb::eval::undefined_condition";
+
 /// Deepest nesting of expression evaluations, through metrics using
 /// metrics: deeper is an error (the stack itself grows as needed).
 pub const MAX_EVAL_DEPTH: usize = 2_000;
@@ -822,9 +825,12 @@ impl<'a> Evaluator<'a> {
             PKind::Agg(agg, g) => self.aggregate(e, *agg, g, env)?,
             PKind::List(g) => {
                 let mut items = Vec::new();
-                self.generate(g, 0, env, &mut |ev, env| {
+                let mut unknown = false;
+                let mut undefined_item = false;
+                self.generate(g, 0, env, &mut unknown, &mut |ev, env| {
                     let v = ev.eval(&g.elem, env)?;
                     let Some(value) = ev.list_value(g, v)? else {
+                        undefined_item = true;
                         return Ok(());
                     };
                     let key = match &g.by {
@@ -832,20 +838,26 @@ impl<'a> Evaluator<'a> {
                         None => Value::Undef,
                     };
                     let voluntary = match &g.voluntary {
-                        Some(c) => ev.truthy(c, env)?,
+                        Some(c) => {
+                            let t = ev.truthy(c, env)?;
+                            ev.definite(c, "a list item's `voluntary` flag", t)?
+                        }
                         None => false,
                     };
                     ev.list_push(e, &mut items, value, key, voluntary)
                 })?;
-                Value::List(Arc::new(items))
-            }
-            PKind::If(c, a, b) => {
-                if self.truthy(c, env)? {
-                    self.eval(a, env)?
+                if unknown || undefined_item {
+                    Value::Undef
                 } else {
-                    self.eval(b, env)?
+                    Value::List(Arc::new(items))
                 }
             }
+            PKind::If(c, a, b) => match self.truthy(c, env)? {
+                Some(true) => self.eval(a, env)?,
+                Some(false) => self.eval(b, env)?,
+                // Neither branch: an undefined condition never picks one.
+                None => Value::Undef,
+            },
             PKind::Unary(op, x) => {
                 let v = self.eval(x, env)?;
                 self.unary_value(e, *op, x, v)?
@@ -854,8 +866,8 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    /// A list item's value: a number, or None for an undefined one (left
-    /// out of the list).
+    /// A list item's value: a number, or None for an undefined one (which
+    /// makes the whole list undefined: an item is never silently left out).
     pub(crate) fn list_value(&self, g: &PGen, v: Value) -> R<Option<Num>> {
         match v {
             Value::Num(n) => Ok(Some(n)),
@@ -917,19 +929,34 @@ impl<'a> Evaluator<'a> {
         )
     }
 
-    /// A condition's truth: undefined counts as false.
-    pub fn truthy(&mut self, e: &PExpr, env: &mut Env) -> R<bool> {
+    /// A condition's truth: true, false, or None where it is undefined
+    /// (the language's three-valued logic: an undefined value is never
+    /// taken as false; README, "Undefined values").
+    pub fn truthy(&mut self, e: &PExpr, env: &mut Env) -> R<Option<bool>> {
         let v = self.eval(e, env)?;
         self.truth(e, &v)
     }
 
-    /// A condition's value as true or false: undefined counts as false.
-    pub(crate) fn truth(&self, e: &PExpr, v: &Value) -> R<bool> {
+    /// A condition's value as true, false or undefined (None).
+    pub(crate) fn truth(&self, e: &PExpr, v: &Value) -> R<Option<bool>> {
         match v {
-            Value::Bool(b) => Ok(*b),
-            Value::Undef => Ok(false),
+            Value::Bool(b) => Ok(Some(*b)),
+            Value::Undef => Ok(None),
             v => Err(self.type_err(e, "true or false", v)),
         }
+    }
+
+    /// A condition that must be true or false to go on (`voluntary`): an
+    /// undefined one is an error naming it (`what`), never taken as false.
+    pub(crate) fn definite(&self, e: &PExpr, what: &str, v: Option<bool>) -> R<bool> {
+        v.ok_or_else(|| {
+            self.fail(
+                e,
+                UNDEFINED_CONDITION,
+                format!("{what} is undefined"),
+                "the condition reads a value the data does not give here; decide the case with `defined(x)` or `x ?? default`, citing the rule",
+            )
+        })
     }
 
     /// A prefix operator applied to a value (`x` is the operand's expression).
@@ -945,11 +972,17 @@ impl<'a> Evaluator<'a> {
 
     fn binary(&mut self, e: &PExpr, op: BinOp, a: &PExpr, b: &PExpr, env: &mut Env) -> R<Value> {
         match op {
-            BinOp::And => {
-                return Ok(Value::Bool(self.truthy(a, env)? && self.truthy(b, env)?));
-            }
-            BinOp::Or => {
-                return Ok(Value::Bool(self.truthy(a, env)? || self.truthy(b, env)?));
+            // Kleene's logic: `false and x` is false and `true or x` true
+            // whatever x is (x is not evaluated); otherwise an undefined
+            // side makes the result undefined.
+            BinOp::And | BinOp::Or => {
+                let and = op == BinOp::And;
+                let ta = self.truthy(a, env)?;
+                if ta == Some(!and) {
+                    return Ok(Value::Bool(!and));
+                }
+                let tb = self.truthy(b, env)?;
+                return Ok(logic(and, ta, tb));
             }
             BinOp::Coalesce => {
                 // A data value the event does not record at all counts as
@@ -982,6 +1015,7 @@ impl<'a> Evaluator<'a> {
         y: Value,
     ) -> R<Value> {
         match op {
+            BinOp::Eq | BinOp::Ne if x == Value::Undef || y == Value::Undef => Ok(Value::Undef),
             BinOp::Eq => Ok(Value::Bool(values_equal(&x, &y))),
             BinOp::Ne => Ok(Value::Bool(!values_equal(&x, &y))),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
@@ -1007,6 +1041,7 @@ impl<'a> Evaluator<'a> {
                     _ => ord != Ordering::Less,
                 }))
             }
+            BinOp::In if x == Value::Undef => Ok(Value::Undef),
             BinOp::In => match y {
                 Value::Parts(ps) => Ok(Value::Bool(
                     matches!(x, Value::Part(p) if self.member(&ps, p)),
@@ -1014,7 +1049,7 @@ impl<'a> Evaluator<'a> {
                 Value::Others(ps, me) => Ok(Value::Bool(
                     matches!(x, Value::Part(p) if p != me && self.member(&ps, p)),
                 )),
-                Value::Undef => Ok(Value::Bool(false)),
+                Value::Undef => Ok(Value::Undef),
                 other => Err(self.type_err(b, "a set of participants after `in`", &other)),
             },
             _ => {
@@ -1048,24 +1083,37 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Run the loops of a generator, calling `body` for each binding that passes the filter.
+    /// Run the loops of a generator, calling `body` for each binding that
+    /// passes the filter. `unknown` is set where a binding's filter is
+    /// undefined, or a collection to loop over is: what the generator
+    /// yields is then not known.
     fn generate(
         &mut self,
         g: &PGen,
         level: usize,
         env: &mut Env,
+        unknown: &mut bool,
         body: &mut dyn FnMut(&mut Self, &mut Env) -> R<()>,
     ) -> R<()> {
         if level == g.fors.len() {
             if let Some(c) = &g.cond {
-                if !self.truthy(c, env)? {
-                    return Ok(());
+                match self.truthy(c, env)? {
+                    Some(true) => {}
+                    Some(false) => return Ok(()),
+                    None => {
+                        *unknown = true;
+                        return Ok(());
+                    }
                 }
             }
             return body(self, env);
         }
         let (slot, coll) = &g.fors[level];
         let c = self.eval(coll, env)?;
+        if c == Value::Undef {
+            *unknown = true;
+            return Ok(());
+        }
         // `others`: the group, skipping the member at `skip`.
         let skip = match &c {
             Value::Others(ps, me) => ps.iter().position(|q| q == me),
@@ -1105,7 +1153,7 @@ impl<'a> Evaluator<'a> {
                 Value::List(items) => Value::Num(items[k].value),
                 _ => Value::Undef,
             };
-            self.generate(g, level + 1, env, body)?;
+            self.generate(g, level + 1, env, unknown, body)?;
         }
         Ok(())
     }
@@ -1115,7 +1163,8 @@ impl<'a> Evaluator<'a> {
             return Ok(v);
         }
         let mut acc = Acc::new(agg);
-        let walked = self.generate(g, 0, env, &mut |ev, env| {
+        let mut unknown = false;
+        let walked = self.generate(g, 0, env, &mut unknown, &mut |ev, env| {
             let v = ev.eval(&g.elem, env)?;
             if acc.push(ev, e, g, v)? {
                 // Decided: stop, as `and` / `or` do.
@@ -1126,6 +1175,9 @@ impl<'a> Evaluator<'a> {
         match walked {
             Err(er) if er.code == DECIDED => {}
             r => r?,
+        }
+        if unknown {
+            acc.unknown_item();
         }
         acc.finish(self, e)
     }
@@ -1160,10 +1212,13 @@ impl<'a> Evaluator<'a> {
             env.locals[*slot] = Value::Num(n);
             let pass = match &g.cond {
                 Some(c) => self.truthy(c, env)?,
-                None => true,
+                None => Some(true),
             };
-            if pass {
-                return Ok(Some(Value::Num(n)));
+            match pass {
+                Some(true) => return Ok(Some(Value::Num(n))),
+                Some(false) => {}
+                // Whether `n` passes is not known, so neither is the result.
+                None => return Ok(Some(Value::Undef)),
             }
         }
         Ok(Some(Value::Undef))
@@ -1252,6 +1307,23 @@ impl<'a> Evaluator<'a> {
     }
 
     pub(crate) fn call(&mut self, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
+        // A function of a list given an undefined list (one with an
+        // undefined item, or from an undefined filter) is undefined too.
+        if matches!(args.first(), Some(Value::Undef))
+            && matches!(
+                func,
+                Func::Sum
+                    | Func::Mean
+                    | Func::Count
+                    | Func::CutLowest
+                    | Func::CutHighest
+                    | Func::Best
+                    | Func::Sorted
+                    | Func::SortedByKey
+            )
+        {
+            return Ok(Value::Undef);
+        }
         let num = |ev: &Self, i: usize| -> R<Option<Num>> {
             match args.get(i) {
                 Some(Value::Num(n)) => Ok(Some(*n)),
@@ -1870,13 +1942,22 @@ impl Acc {
     /// would not change it and are not evaluated.
     pub(crate) fn push(&mut self, ev: &Evaluator, e: &PExpr, g: &PGen, v: Value) -> R<bool> {
         match self.agg {
-            Agg::Count => {
-                if !matches!(v, Value::Bool(false) | Value::Undef) {
-                    self.count += 1;
-                }
-            }
+            // An undefined item is not known to count (nor, below, to be
+            // true or false): the result is undefined unless decided.
+            Agg::Count => match v {
+                Value::Bool(false) => {}
+                Value::Undef => self.undef = true,
+                _ => self.count += 1,
+            },
             Agg::All | Agg::Any => {
-                let b = matches!(v, Value::Bool(true));
+                let b = match v {
+                    Value::Bool(b) => b,
+                    Value::Undef => {
+                        self.undef = true;
+                        return Ok(false);
+                    }
+                    other => return Err(ev.type_err(&g.elem, "true or false", &other)),
+                };
                 if self.agg == Agg::All {
                     self.truth &= b;
                 } else {
@@ -1929,12 +2010,22 @@ impl Acc {
         Ok(())
     }
 
+    /// An item whose membership is unknown (its `where` is undefined):
+    /// the result is undefined unless `all`/`any` is decided without it.
+    pub(crate) fn unknown_item(&mut self) {
+        self.undef = true;
+    }
+
     /// The aggregate's value.
     pub(crate) fn finish(self, ev: &Evaluator, e: &PExpr) -> R<Value> {
         Ok(match self.agg {
+            // Kleene: `all` is false once an item is false, `any` true once
+            // one is true, whatever the undefined items would be.
+            Agg::All if !self.truth => Value::Bool(false),
+            Agg::Any if self.truth => Value::Bool(true),
+            _ if self.undef => Value::Undef,
             Agg::Count => Value::Num(Num::int(self.count)),
             Agg::All | Agg::Any => Value::Bool(self.truth),
-            _ if self.undef => Value::Undef,
             Agg::Max if self.inf => Value::Inf,
             Agg::Min if self.inf && self.acc.is_none() => Value::Inf,
             Agg::Sum => Value::Num(self.acc.unwrap_or(Num::ZERO)),
@@ -1944,6 +2035,16 @@ impl Acc {
             },
             _ => self.acc.map(Value::Num).unwrap_or(Value::Undef),
         })
+    }
+}
+
+/// `a and b` (`and`) or `a or b` over truths that may be undefined (None),
+/// by Kleene's three-valued logic.
+pub(crate) fn logic(and: bool, a: Option<bool>, b: Option<bool>) -> Value {
+    match (a, b) {
+        (Some(x), _) | (_, Some(x)) if x != and => Value::Bool(x),
+        (Some(_), Some(_)) => Value::Bool(and),
+        _ => Value::Undef,
     }
 }
 

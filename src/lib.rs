@@ -23,3 +23,4 @@ pub mod rank;
 pub mod render;
 pub mod shipped;
 pub mod tables;
+pub mod why;

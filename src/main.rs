@@ -312,7 +312,26 @@ impl Prepared {
         if !self.de_labels.is_empty() {
             tb::descriptors::direct_encounter_places(&mut st, &self.procedure, &self.de_labels);
         }
+        print_undefined_warnings(&st, &self.event);
         Ok(st)
+    }
+}
+
+/// A place decided by an undefined value is never silent: a warning names
+/// the participant, the criterion and why the value is missing.
+fn print_undefined_warnings(st: &tb::rank::Standings, event: &tb::model::Event) {
+    for u in st.undefined.iter().filter(|u| u.decided) {
+        let p = &event.participants[u.pid];
+        let why = u.reason.as_deref().unwrap_or("the reason was not traced");
+        let d = Diag::warning(
+            "tb::rank::undefined_value",
+            format!(
+                "{} ({}) was placed after those tied with it by {}, whose value for it is undefined: {why}",
+                p.name, p.id, u.criterion
+            ),
+        )
+        .with_help("complete the data, or give the ruleset a default with `??` citing the rule; `tb explain` shows the step");
+        eprint!("{}", d.plain());
     }
 }
 

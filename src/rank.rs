@@ -104,6 +104,29 @@ pub struct TraceStep {
     pub handoffs: Vec<(Vec<Pid>, String)>,
 }
 
+/// A step value that was undefined for a participant when the step was
+/// applied, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Undefined {
+    /// The participant.
+    pub pid: Pid,
+    /// The step's label.
+    pub criterion: String,
+    /// Article.
+    pub cite: Option<String>,
+    /// Why, in words ("round 3 against Finesse (F): no `imps` recorded");
+    /// None past [`MAX_REASONS`] (counted, not explained).
+    pub reason: Option<String>,
+    /// The step split the group and placed this participant after members
+    /// whose value was defined: the missing value decided its place.
+    pub decided: bool,
+}
+
+/// Most undefined values explained in one ranking: each reason walks the
+/// step's definition again, so an event with thousands of them (every
+/// rating tie-break dropped) is explained for the first ones and counted.
+pub const MAX_REASONS: usize = 200;
+
 /// The result of ranking an event.
 #[derive(Clone, Debug)]
 pub struct Standings {
@@ -115,6 +138,13 @@ pub struct Standings {
     pub trace: Vec<TraceStep>,
     /// Seed used for lots, if any.
     pub lots_seed: Option<u64>,
+    /// Step values that were undefined where a step was applied, in the
+    /// order met, then the other undefined values of the columns (a
+    /// participant and criterion once; past [`MAX_REASONS`] only those that
+    /// decided a place are kept, the others counted in `undefined_more`).
+    pub undefined: Vec<Undefined>,
+    /// Undefined column values not listed in `undefined`.
+    pub undefined_more: usize,
 }
 
 struct Task {
@@ -205,6 +235,7 @@ fn standings<'a>(
         Vec::new()
     };
     let mut trace = Vec::new();
+    let mut undefined = UndefinedLog::default();
     let mut blocks: Vec<Block> = Vec::new();
     let mut last_decided: Vec<Option<Arc<Decided>>> = vec![None; n];
     // A step that is not relative to the tied group has one value per
@@ -318,8 +349,11 @@ fn standings<'a>(
                 locals: vec![Value::Undef; step.slots],
                 group: shared.clone(),
             };
+            // A condition the group's data leaves undefined is an error: the
+            // step is neither applied nor skipped on a guess.
             let holds = ev
                 .truthy(cond, &mut env)
+                .and_then(|t| ev.definite(cond, "the step's `when` condition", t))
                 .map_err(|e| step_error(&e, rs, event, task.proc_id, task.step, None))?;
             if !holds {
                 trace.push(TraceStep {
@@ -373,6 +407,9 @@ fn standings<'a>(
             values.push((p, v));
         }
         let parts = split(&values, step);
+        if values.iter().any(|(_, v)| *v == Value::Undef) {
+            undefined.note(&mut ev, step, &values, &parts, &shared);
+        }
         if parts.len() == 1 {
             // Everyone is still tied. A hand-off to another procedure applies
             // to them too (all teams level on VPs go to the procedure for
@@ -539,12 +576,79 @@ fn standings<'a>(
             }
         }
     }
+    // The columns' other undefined values (a step no tie reached): shown as
+    // undefined in the output, so explained too.
+    for (ci, c) in columns.iter().enumerate() {
+        if c.group_relative {
+            continue;
+        }
+        let step = &rs.procs[c.origin.0].steps[c.origin.1];
+        for row in &rows {
+            if row.values[ci] == Value::Undef {
+                undefined.note(&mut ev, step, &[(row.pid, Value::Undef)], &[], &None);
+            }
+        }
+    }
     Ok(Standings {
         rows,
         columns,
         trace,
         lots_seed: opts.lots_seed,
+        undefined: undefined.list,
+        undefined_more: undefined.more,
     })
+}
+
+/// The undefined step values met while ranking (see [`Standings::undefined`]).
+#[derive(Default)]
+struct UndefinedLog<'a> {
+    /// (participant, criterion) already recorded.
+    seen: std::collections::HashSet<(Pid, &'a str)>,
+    list: Vec<Undefined>,
+    more: usize,
+}
+
+impl<'a> UndefinedLog<'a> {
+    /// Record the members whose value of `step` is undefined, with the
+    /// reason (from the reference evaluator, [`Evaluator::why_undefined`])
+    /// and whether the split (`parts`) placed them below defined values.
+    fn note(
+        &mut self,
+        ev: &mut Evaluator,
+        step: &'a PStep,
+        values: &[(Pid, Value)],
+        parts: &[Vec<Pid>],
+        group: &Option<Arc<Vec<Pid>>>,
+    ) {
+        let some_defined = values.iter().any(|(_, v)| *v != Value::Undef);
+        for (p, v) in values {
+            if *v != Value::Undef || !self.seen.insert((*p, step.label.as_str())) {
+                continue;
+            }
+            let decided = some_defined && parts.len() > 1;
+            if !decided && self.list.len() >= MAX_REASONS {
+                self.more += 1;
+                continue;
+            }
+            let reason = (self.list.len() < MAX_REASONS)
+                .then(|| {
+                    let g = if step.group_relative {
+                        group.clone()
+                    } else {
+                        None
+                    };
+                    ev.why_undefined(&step.expr, *p, g, step.slots)
+                })
+                .flatten();
+            self.list.push(Undefined {
+                pid: *p,
+                criterion: step.label.clone(),
+                cite: step.cite.clone(),
+                reason,
+                decided,
+            });
+        }
+    }
 }
 
 /// Mark every metric `e` uses, directly or through other metrics.

@@ -360,6 +360,63 @@ fn push_names(out: &mut Out, event: &Event, group: &[usize], sep: &str) {
     }
 }
 
+/// Each undefined step value as a line of the table's, Markdown's and
+/// HTML's notes: the criterion, the participants, why, and whether it
+/// decided a place; participants with the same reason share a line (every
+/// unrated player's rating tie-breaks dropped under FIDE Art. 10). Values
+/// past [`crate::rank::MAX_REASONS`] are counted.
+pub fn undefined_notes(s: &Standings, event: &Event) -> Vec<String> {
+    let mut groups: Vec<(&str, &str, bool, Vec<usize>)> = Vec::new();
+    let mut unexplained = s.undefined_more;
+    for u in &s.undefined {
+        let Some(reason) = &u.reason else {
+            unexplained += 1;
+            continue;
+        };
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == u.criterion && g.1 == reason && g.2 == u.decided)
+        {
+            Some(g) => g.3.push(u.pid),
+            None => groups.push((&u.criterion, reason, u.decided, vec![u.pid])),
+        }
+    }
+    let mut lines = Vec::with_capacity(groups.len() + 1);
+    for (criterion, reason, decided, pids) in groups {
+        let mut who = Out::default();
+        let shown = pids.len().min(5);
+        push_names(&mut who, event, &pids[..shown], ", ");
+        if pids.len() > shown {
+            let _ = write!(who, " and {} more", pids.len() - shown);
+        }
+        let placed = if decided {
+            "; placed after those with a value"
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{criterion} of {}: undefined: {reason}{placed}",
+            who.into_string()
+        ));
+    }
+    if unexplained > 0 {
+        lines.push(format!(
+            "{unexplained} more undefined values (only the first {} are explained)",
+            crate::rank::MAX_REASONS
+        ));
+    }
+    lines
+}
+
+/// The reason participant `p`'s value of `criterion` is undefined, if the
+/// ranking met it.
+pub fn undefined_reason<'a>(s: &'a Standings, p: usize, criterion: &str) -> Option<&'a str> {
+    s.undefined
+        .iter()
+        .find(|u| u.pid == p && u.criterion == criterion)
+        .and_then(|u| u.reason.as_deref())
+}
+
 /// What decided row `i`'s place, as the table, CSV, Markdown and HTML say
 /// it, in pieces to be joined.
 fn decided(s: &Standings, i: usize) -> [&str; 4] {
@@ -573,6 +630,13 @@ fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     if !cites.is_empty() {
         let _ = writeln!(out, "\nCriteria: {}", cites.join("; "));
     }
+    let undefined = undefined_notes(s, event);
+    if !undefined.is_empty() {
+        out.push_str("\nUndefined values:\n");
+        for l in &undefined {
+            let _ = writeln!(out, "  {l}");
+        }
+    }
     if let Some(seed) = s.lots_seed {
         let _ = writeln!(out, "Lots seed: {seed}");
     }
@@ -668,9 +732,11 @@ pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json 
 }
 
 type Members = [(&'static str, Json); 3];
+/// The members after the standings.
+type Tail = [(&'static str, Json); 5];
 
 /// The members of the document before `standings`, and after it.
-fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Members, Members) {
+fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Members, Tail) {
     let columns = s.columns.iter();
     let head = [
         (
@@ -692,6 +758,18 @@ fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Mem
         ("notes", json!(meta.notes)),
         ("warnings", json!(event.warnings)),
         ("lots_seed", json!(s.lots_seed)),
+        (
+            "undefined",
+            s.undefined
+                .iter()
+                .map(|u| {
+                    let p = &event.participants[u.pid];
+                    json!({"id": p.id, "name": p.name, "criterion": u.criterion,
+                           "cite": u.cite, "reason": u.reason, "decided": u.decided})
+                })
+                .collect(),
+        ),
+        ("undefined_more", json!(s.undefined_more)),
     ];
     (head, tail)
 }
@@ -920,6 +998,15 @@ fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
             out.push('\n');
         }
     }
+    let undefined = undefined_notes(s, event);
+    if !undefined.is_empty() {
+        out.push_str("\nUndefined values:\n\n");
+        for l in &undefined {
+            out.push_str("- ");
+            push_markdown(&mut out, l);
+            out.push('\n');
+        }
+    }
     out
 }
 
@@ -948,7 +1035,18 @@ fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
         }
         out.push_str("</tr>\n");
     }
-    out.push_str("</tbody>\n</table>\n</body></html>\n");
+    out.push_str("</tbody>\n</table>\n");
+    let undefined = undefined_notes(s, event);
+    if !undefined.is_empty() {
+        out.push_str("<p>Undefined values:</p>\n<ul>\n");
+        for l in &undefined {
+            out.push_str("<li>");
+            push_html(&mut out, l);
+            out.push_str("</li>\n");
+        }
+        out.push_str("</ul>\n");
+    }
+    out.push_str("</body></html>\n");
     out
 }
 
@@ -985,12 +1083,12 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
             out.push('\n');
             continue;
         }
-        explain_step(&mut out, t, event);
+        explain_step(&mut out, t, event, s);
     }
     out.into_string()
 }
 
-fn explain_step(out: &mut Out, t: &TraceStep, event: &Event) {
+fn explain_step(out: &mut Out, t: &TraceStep, event: &Event, s: &Standings) {
     out.push_str(&t.procedure);
     out.push_str(" / ");
     out.push_str(&t.criterion);
@@ -1007,6 +1105,13 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event) {
         push_name(out, event, *p);
         out.push_str(" = ");
         push_cell(out, v, t.decimals);
+        if *v == Value::Undef {
+            if let Some(why) = undefined_reason(s, *p, &t.criterion) {
+                out.push_str(" (undefined: ");
+                out.push_str(why);
+                out.push(')');
+            }
+        }
         out.push('\n');
     }
     match &t.outcome {

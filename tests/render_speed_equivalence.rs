@@ -375,6 +375,14 @@ mod reference {
         if !cites.is_empty() {
             out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
         }
+        // The notes are no fast path: both renderers use the one definition.
+        let notes = tb::render::undefined_notes(s, event);
+        if !notes.is_empty() {
+            out.push_str("\nUndefined values:\n");
+            for n in &notes {
+                out.push_str(&format!("  {n}\n"));
+            }
+        }
         if let Some(seed) = s.lots_seed {
             out.push_str(&format!("Lots seed: {seed}\n"));
         }
@@ -444,6 +452,13 @@ mod reference {
                     .join(" | ")
             ));
         }
+        let notes = tb::render::undefined_notes(s, event);
+        if !notes.is_empty() {
+            out.push_str("\nUndefined values:\n\n");
+            for n in &notes {
+                out.push_str(&format!("- {}\n", n.replace('|', "\\|")));
+            }
+        }
         out
     }
 
@@ -472,7 +487,16 @@ mod reference {
             }
             out.push_str("</tr>\n");
         }
-        out.push_str("</tbody>\n</table>\n</body></html>\n");
+        out.push_str("</tbody>\n</table>\n");
+        let notes = tb::render::undefined_notes(s, event);
+        if !notes.is_empty() {
+            out.push_str("<p>Undefined values:</p>\n<ul>\n");
+            for n in &notes {
+                out.push_str(&format!("<li>{}</li>\n", esc(n)));
+            }
+            out.push_str("</ul>\n");
+        }
+        out.push_str("</body></html>\n");
         out
     }
 
@@ -515,12 +539,17 @@ mod reference {
                 ));
                 continue;
             }
-            explain_step(&mut out, t, &name);
+            explain_step(&mut out, t, &name, s);
         }
         out
     }
 
-    fn explain_step(out: &mut String, t: &TraceStep, name: &dyn Fn(usize) -> String) {
+    fn explain_step(
+        out: &mut String,
+        t: &TraceStep,
+        name: &dyn Fn(usize) -> String,
+        s: &Standings,
+    ) {
         let cite = t
             .cite
             .as_ref()
@@ -536,7 +565,15 @@ mod reference {
                 .join(", ")
         ));
         for (p, v) in &t.values {
-            out.push_str(&format!("    {} = {}\n", name(*p), cell(v, t.decimals)));
+            let why = match tb::render::undefined_reason(s, *p, &t.criterion) {
+                Some(r) if *v == Value::Undef => format!(" (undefined: {r})"),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "    {} = {}{why}\n",
+                name(*p),
+                cell(v, t.decimals)
+            ));
         }
         match &t.outcome {
             Outcome::Skipped => out.push_str("  → condition does not hold; step skipped\n"),
