@@ -305,7 +305,12 @@ fn zero_bye_scores_nothing() {
     assert_eq!(value(&ev, &rs, "gwp", "Z"), num("2/3"));
     assert_eq!(value(&ev, &rs, "omwp", "Z"), num("0.33"));
     let st = rank(&ev, &rs);
-    let score = |id: &str| st.rows.iter().find(|r| ev.participants[r.pid].id == id).map(|r| r.values[0].clone());
+    let score = |id: &str| {
+        st.rows
+            .iter()
+            .find(|r| ev.participants[r.pid].id == id)
+            .map(|r| r.values[0].clone())
+    };
     assert_eq!(score("Z"), Some(num("3")), "the MP column agrees");
 }
 
@@ -354,9 +359,12 @@ fn opponent_with_no_game_counts_the_floor() {
 /// something, or a forfeit win.
 fn competed(p: &tb::model::Participant) -> bool {
     use tb::model::Status::*;
-    p.entries
-        .iter()
-        .any(|e| matches!(e.status, Played | PairingBye | FullBye | HalfBye | ForfeitWin))
+    p.entries.iter().any(|e| {
+        matches!(
+            e.status,
+            Played | PairingBye | FullBye | HalfBye | ForfeitWin
+        )
+    })
 }
 
 /// Issue 15, build item 6: no card criterion is undefined for a player who
@@ -366,14 +374,26 @@ fn competed(p: &tb::model::Participant) -> bool {
 #[test]
 fn no_card_criterion_is_undefined_for_a_player_who_competed() {
     let mut ev = Ev::cards(4);
-    ev.game(1, "A", "B", "+-").game(1, "C", "D", "2-1-0").game(1, "E", "F", "--");
-    ev.bye(1, "G", "pairing").bye(1, "H", "half").bye(1, "I", "zero");
+    ev.game(1, "A", "B", "+-")
+        .game(1, "C", "D", "2-1-0")
+        .game(1, "E", "F", "--");
+    ev.bye(1, "G", "pairing")
+        .bye(1, "H", "half")
+        .bye(1, "I", "zero");
     ev.bye(1, "J", "full");
-    ev.game(2, "A", "C", "2-0-0").game(2, "B", "D", "-+").game(2, "E", "G", "0-0-0");
-    ev.game(2, "F", "H", "1-1-1").bye(2, "I", "zero").bye(2, "J", "half");
-    ev.game(3, "A", "J", "1-2-0").game(3, "C", "E", "+-").game(3, "G", "H", "2-0");
+    ev.game(2, "A", "C", "2-0-0")
+        .game(2, "B", "D", "-+")
+        .game(2, "E", "G", "0-0-0");
+    ev.game(2, "F", "H", "1-1-1")
+        .bye(2, "I", "zero")
+        .bye(2, "J", "half");
+    ev.game(3, "A", "J", "1-2-0")
+        .game(3, "C", "E", "+-")
+        .game(3, "G", "H", "2-0");
     ev.game(3, "I", "F", "0-2").bye(3, "D", "pairing");
-    ev.game(4, "A", "G", "2-1-0").game(4, "C", "H", "0-0-0").bye(4, "J", "zero");
+    ev.game(4, "A", "G", "2-1-0")
+        .game(4, "C", "H", "0-0-0")
+        .bye(4, "J", "zero");
     ev.withdraw("B", 2).withdraw("E", 3);
     let (ev, rs) = (ev.load(), shipped("cards/swiss"));
     let mut checked = 0;
@@ -383,7 +403,10 @@ fn no_card_criterion_is_undefined_for_a_player_who_competed() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 9, "everyone but B, a no-show in both rounds before dropping");
+    assert_eq!(
+        checked, 9,
+        "everyone but B, a no-show in both rounds before dropping"
+    );
 
     let (mut forfeits, mut players) = (0, 0);
     for seed in 1..=8 {
@@ -399,4 +422,37 @@ fn no_card_criterion_is_undefined_for_a_player_who_competed() {
     assert!(forfeits > 0, "the generated events hold no forfeit");
     // A no-show who then dropped competed in no round; everyone else did.
     assert!(players > 300, "{players} of 320 competed");
+}
+
+/// examples/cards-unplayed.toml (forfeits, a zero-point and a half-point
+/// bye, a no-show who drops) ranks as it records, and every player has every
+/// value: Hana (a loss and a draw, then a no-show and a drop) and Dev (a
+/// no-show in round 1, then a draw and two losses) are ranked by OMW%, not
+/// dropped to the bottom by an undefined value.
+#[test]
+fn unplayed_example_ranks_as_recorded() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/cards-unplayed.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let ev = tb::load::native::load_toml(&tb::diag::Source::new("cards-unplayed.toml", text))
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    assert!(ev.warnings.is_empty(), "{:?}", ev.warnings);
+    let rs = shipped("cards/swiss");
+    let st = rank(&ev, &rs);
+    for row in &st.rows {
+        let p = &ev.participants[row.pid];
+        assert_eq!(Some(row.rank as u32), p.recorded_rank, "{}", p.id);
+        assert_all_defined(&ev, &rs, &p.id);
+    }
+    // Dev: no-show (not competed), 1-1-1 draw, 1-2 loss, 1-2 loss: 1 match
+    // point over 3 rounds (0.33), 10 game points over 9 games.
+    assert_eq!(value(&ev, &rs, "mwp", "dev"), num("0.33"));
+    assert_eq!(value(&ev, &rs, "gwp", "dev"), num("10/27"));
+    // Eli: 0-2, zero bye, forfeit win (2-0), 2-0: 6 match points over 3
+    // rounds; 12 game points over 6 games; faced Fay and Ivy only.
+    assert_eq!(value(&ev, &rs, "match_points", "eli"), num("6"));
+    assert_eq!(value(&ev, &rs, "mwp", "eli"), num("2/3"));
+    assert_eq!(value(&ev, &rs, "gwp", "eli"), num("2/3"));
+    // Fay 6/12 and Ivy 4/12 (pairing bye, loss, half bye, loss): 5/12.
+    assert_eq!(value(&ev, &rs, "omwp", "eli"), num("5/12"));
 }
