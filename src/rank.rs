@@ -151,6 +151,35 @@ pub const MAX_STEPS: usize = 10_000_000;
 /// when a huge tie meets a ruleset with very many steps.
 pub const MAX_MEMBER_STEPS: usize = 25_000_000;
 
+/// The participants (in the order given) in one group per field, fields in
+/// increasing order and participants without a field last; one group of
+/// everyone when no participant has a field. Each group is ranked on its
+/// own: a two-winner movement's North-South and East-West pairs are never
+/// compared (`Participant::field`).
+fn field_groups(event: &Event, everyone: Vec<Pid>) -> Vec<Vec<Pid>> {
+    if event.participants.iter().all(|p| p.field().is_none()) {
+        return vec![everyone];
+    }
+    let mut keys: Vec<Option<crate::num::Num>> =
+        event.participants.iter().map(|p| p.field()).collect();
+    keys.sort_by(|a, b| match (a, b) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    });
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| {
+            everyone
+                .iter()
+                .copied()
+                .filter(|&p| event.participants[p].field() == k)
+                .collect()
+        })
+        .collect()
+}
+
 /// Rank the event with the ruleset's `standings` procedure.
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
     let main = rs.standings.ok_or_else(|| {
@@ -271,7 +300,13 @@ fn standings<'a>(
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
-    let mut stack = vec![Task::new(main, everyone, 0)];
+    // Each field of a two-winner movement (North-South, East-West) is
+    // ranked on its own, from place 1: one top-level group per field.
+    let mut stack: Vec<Task> = field_groups(event, everyone)
+        .into_iter()
+        .rev()
+        .map(|g| Task::new(main, g, 0))
+        .collect();
     let mut applied = 0usize;
     let mut member_steps = 0usize;
     while let Some(task) = stack.pop() {
@@ -465,8 +500,21 @@ fn standings<'a>(
     // the cache at every column.
     let mut rows = Vec::with_capacity(n);
     let mut rank_no = 1;
+    let mut field = blocks
+        .first()
+        .and_then(|b| b.members.first())
+        .and_then(|&p| event.participants[p].field());
     for b in blocks {
         let size = b.members.len();
+        // Places start again at 1 in each field (blocks never span two).
+        let f = b
+            .members
+            .first()
+            .and_then(|&p| event.participants[p].field());
+        if f != field {
+            field = f;
+            rank_no = 1;
+        }
         for &p in &b.members {
             rows.push(Row {
                 pid: p,
