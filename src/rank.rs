@@ -500,19 +500,18 @@ fn standings<'a>(
     // the cache at every column.
     let mut rows = Vec::with_capacity(n);
     let mut rank_no = 1;
-    let mut field = blocks
-        .first()
-        .and_then(|b| b.members.first())
-        .and_then(|&p| event.participants[p].field());
+    // Places start again at 1 in each field (a block never spans two).
+    let field_of = |b: &Block| {
+        b.members
+            .first()
+            .and_then(|&p| event.participants[p].field())
+    };
+    let fields = event.participants.iter().any(|p| p.field().is_some());
+    let mut field = blocks.first().and_then(field_of);
     for b in blocks {
         let size = b.members.len();
-        // Places start again at 1 in each field (blocks never span two).
-        let f = b
-            .members
-            .first()
-            .and_then(|&p| event.participants[p].field());
-        if f != field {
-            field = f;
+        if fields && field_of(&b) != field {
+            field = field_of(&b);
             rank_no = 1;
         }
         for &p in &b.members {
