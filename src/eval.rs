@@ -1785,6 +1785,8 @@ pub(crate) fn entry_flag_of(f: BuiltinField) -> Option<fn(&crate::model::Entry) 
     use BuiltinField as F;
     Some(match f {
         F::Played => |en: &Entry| en.status.played(),
+        F::Knockout => |en: &Entry| en.stage.knockout(),
+        F::Qualification => |en: &Entry| en.stage == crate::model::Stage::Qualification,
         F::Unplayed => |en: &Entry| !en.status.played(),
         F::Forfeit => |en: &Entry| en.status.forfeit(),
         F::ForfeitWin => |en: &Entry| en.status == Status::ForfeitWin,

@@ -181,6 +181,45 @@ pub enum Side {
     Second,
 }
 
+/// The stage of an event a round belongs to, as the data states it
+/// (native `stage = "knockout"` on a round). WBF section 2 needs to know
+/// which rounds are the knockout match: it is never inferred from session
+/// numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Stage {
+    /// The data does not say.
+    #[default]
+    Unstated,
+    /// A qualification (round robin or Swiss) before a knockout.
+    Qualification,
+    /// A knockout match (quarter-final, semi-final, ...).
+    Knockout,
+    /// The final (a knockout match).
+    Final,
+    /// A play-off (a knockout match).
+    PlayOff,
+}
+
+impl Stage {
+    /// The stage named as in the native format; None for another name.
+    pub fn by_name(s: &str) -> Option<Stage> {
+        Some(match s {
+            "qualification" => Stage::Qualification,
+            "knockout" => Stage::Knockout,
+            "final" => Stage::Final,
+            "play-off" | "playoff" => Stage::PlayOff,
+            _ => return None,
+        })
+    }
+    /// The names [`Stage::by_name`] reads, for help texts.
+    pub const NAMES: &'static str = "qualification, knockout, final, play-off";
+    /// A knockout match: WBF 2 "any knockout stage including the finals
+    /// and play-off".
+    pub fn knockout(self) -> bool {
+        matches!(self, Stage::Knockout | Stage::Final | Stage::PlayOff)
+    }
+}
+
 /// Index of a participant in [`Event::participants`].
 pub type Pid = usize;
 
@@ -207,8 +246,11 @@ pub struct Board {
 pub struct Entry {
     /// Round number, from 1.
     pub round: u32,
-    /// Session or stage this round belongs to (pairs events), from 1.
+    /// Session this round belongs to (pairs events), from 1.
     pub session: u32,
+    /// The stage the round belongs to, as the data states it (bridge: the
+    /// knockout match is the rounds of stage `knockout`, never inferred).
+    pub stage: Stage,
     /// Who was met or scheduled (forfeits keep the scheduled opponent).
     pub opponent: Option<Pid>,
     /// Partner in an individual bridge event.
@@ -276,6 +318,7 @@ impl Entry {
         Entry {
             round,
             session: 1,
+            stage: Stage::Unstated,
             opponent: None,
             partner: None,
             status,
@@ -400,6 +443,29 @@ impl Participant {
             recorded_score: None,
             recorded_rank: None,
         }
+    }
+
+    /// The field the participant is ranked in, when the event has several
+    /// (a two-winner bridge movement: the participant value `field`, 1
+    /// North-South, 2 East-West). Each field is ranked on its own, with
+    /// places from 1 (`rank.rs`).
+    pub fn field(&self) -> Option<Num> {
+        self.values.get(FIELD_VALUE).copied()
+    }
+}
+
+/// The participant value naming the field a participant is ranked in.
+pub const FIELD_VALUE: &str = "field";
+
+/// How a field is printed: `NS` for 1, `EW` for 2 (a two-winner bridge
+/// movement), else the number.
+pub fn field_name(field: Num) -> String {
+    if field == Num::ONE {
+        "NS".to_string()
+    } else if field == Num::int(2) {
+        "EW".to_string()
+    } else {
+        field.to_string()
     }
 }
 

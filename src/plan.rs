@@ -446,6 +446,8 @@ builtin_fields! {
     First => "first": "entry: white / North-South / home",
     Second => "second": "entry: black / East-West / away",
     Weight => "weight": "entry: how much the meeting counts (triangle: 1/2)",
+    Knockout => "knockout": "entry: in a knockout match, as the data states (round `stage` knockout, final or play-off)",
+    Qualification => "qualification": "entry: in the qualification, as the data states (round `stage` qualification)",
     Boards => "boards": "entry: its boards",
     Id => "id": "participant: identifier",
     Rating => "rating": "participant: rating (undefined if unrated)",

@@ -181,6 +181,35 @@ pub const MAX_STEPS: usize = 10_000_000;
 /// when a huge tie meets a ruleset with very many steps.
 pub const MAX_MEMBER_STEPS: usize = 25_000_000;
 
+/// The participants (in the order given) in one group per field, fields in
+/// increasing order and participants without a field last; one group of
+/// everyone when no participant has a field. Each group is ranked on its
+/// own: a two-winner movement's North-South and East-West pairs are never
+/// compared (`Participant::field`).
+fn field_groups(event: &Event, everyone: Vec<Pid>) -> Vec<Vec<Pid>> {
+    if event.participants.iter().all(|p| p.field().is_none()) {
+        return vec![everyone];
+    }
+    let mut keys: Vec<Option<crate::num::Num>> =
+        event.participants.iter().map(|p| p.field()).collect();
+    keys.sort_by(|a, b| match (a, b) {
+        (Some(x), Some(y)) => x.cmp(y),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    });
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| {
+            everyone
+                .iter()
+                .copied()
+                .filter(|&p| event.participants[p].field() == k)
+                .collect()
+        })
+        .collect()
+}
+
 /// Rank the event with the ruleset's `standings` procedure.
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
     let main = rs.standings.ok_or_else(|| {
@@ -302,7 +331,13 @@ fn standings<'a>(
     // Natural id order makes the result independent of input order.
     let mut everyone: Vec<Pid> = (0..n).collect();
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
-    let mut stack = vec![Task::new(main, everyone, 0)];
+    // Each field of a two-winner movement (North-South, East-West) is
+    // ranked on its own, from place 1: one top-level group per field.
+    let mut stack: Vec<Task> = field_groups(event, everyone)
+        .into_iter()
+        .rev()
+        .map(|g| Task::new(main, g, 0))
+        .collect();
     let mut applied = 0usize;
     let mut member_steps = 0usize;
     while let Some(task) = stack.pop() {
@@ -502,8 +537,20 @@ fn standings<'a>(
     // the cache at every column.
     let mut rows = Vec::with_capacity(n);
     let mut rank_no = 1;
+    // Places start again at 1 in each field (a block never spans two).
+    let field_of = |b: &Block| {
+        b.members
+            .first()
+            .and_then(|&p| event.participants[p].field())
+    };
+    let fields = event.participants.iter().any(|p| p.field().is_some());
+    let mut field = blocks.first().and_then(field_of);
     for b in blocks {
         let size = b.members.len();
+        if fields && field_of(&b) != field {
+            field = field_of(&b);
+            rank_no = 1;
+        }
         for &p in &b.members {
             rows.push(Row {
                 pid: p,

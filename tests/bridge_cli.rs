@@ -1,6 +1,7 @@
 //! The real binary on bridge data: every shipped USEBIO file through
 //! `tb eval ebu/split-tie`, every bridge example through its ruleset, and
-//! an unresolved tie printed with the regulation's remedy.
+//! an unresolved tie printed with the regulation's remedy; `verify` within
+//! the fields of a two-winner movement; a knockout without stages refused.
 
 use std::process::{Command, Output};
 
@@ -131,5 +132,55 @@ fn a_damaged_usebio_file_is_a_located_input_error() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("tb::load::usebio::syntax"), "{err}");
     assert!(err.contains("bad.xml:4:"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Slip 10 through the binary: `tb verify` on a two-winner movement
+/// compares each pair with its place in its own field. Of 26 pairs only
+/// the file's shared 10th place (1 NS and 13 NS, split by the count-back)
+/// differs, where ranking across both fields made 14 differ.
+#[test]
+fn verify_compares_within_fields() {
+    let o = tb(&[
+        "verify",
+        "ebu/split-tie",
+        "tests/fixtures/data/bridge/usebio-pairs.xml",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("26 compared, 1 differ"), "{out}");
+    assert!(
+        out.contains("(1 NS): recorded rank 10, computed 11"),
+        "{out}"
+    );
+    // The East-West winner is printed first of its field.
+    let table = ok(&[
+        "eval",
+        "ebu/split-tie",
+        "tests/fixtures/data/bridge/usebio-pairs.xml",
+    ]);
+    let line = table.lines().find(|l| l.contains("(2 EW)")).unwrap();
+    assert!(line.starts_with("1 "), "{line}");
+}
+
+/// Slip 5 through the binary: the knockout file of before (the knockout
+/// match as "the last session") is refused with help, exit code 3.
+#[test]
+fn a_knockout_without_stages_is_refused() {
+    let text = std::fs::read_to_string(format!(
+        "{}/examples/bridge-knockout.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .replace("stage = \"qualification\"", "session = 1")
+    .replace("stage = \"final\"", "session = 2");
+    let dir = std::env::temp_dir().join(format!("tb-bridge-ko-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ko.toml");
+    std::fs::write(&path, text).unwrap();
+    let o = tb(&["eval", "wbf/knockout", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("tb::load::native::stage_missing"), "{err}");
+    assert!(err.contains("does not say its stage"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -60,17 +60,38 @@ fn an_infinite_quotient_ranks_first() {
 
 // ------------------------------------------------------------ 2 knockout
 
+/// A knockout final between A and B: the qualification match (stage
+/// `qualification`, won by B) and the two segments of the knockout match
+/// (stage `knockout`), A's carry-over written on the match.
 fn knockout(rank_a: u32, rank_b: u32, carry_a: &str, ko: [(i64, i64); 2]) -> tb::model::Event {
-    let mut t = Teams::round_robin();
-    t.value("A", "qualification_rank", &rank_a.to_string())
-        .value("B", "qualification_rank", &rank_b.to_string())
-        .value("A", "carryover", carry_a)
-        // Session 1: the qualification match, won by B.
-        .m_at((1, 1), "A", "B", ("7.6", "12.4"), (31, 40), (2300, 2500))
-        // Session 2: the knockout match, two segments.
-        .m_at((2, 2), "A", "B", ("0", "0"), ko[0], (0, 0))
-        .m_at((3, 2), "B", "A", ("0", "0"), ko[1], (0, 0));
-    t.load()
+    let text = format!(
+        r#"[event]
+sport = "bridge"
+system = "knockout"
+kind = "team"
+primary = "vp"
+[[participants]]
+id = "A"
+values = {{ qualification_rank = {rank_a} }}
+[[participants]]
+id = "B"
+values = {{ qualification_rank = {rank_b} }}
+[[rounds]]
+round = 1
+stage = "qualification"
+games = [ {{ home = "A", away = "B", vp = [7.6, 12.4], imps = [31, 40], total = [2300, 2500] }} ]
+[[rounds]]
+round = 2
+stage = "knockout"
+games = [ {{ home = "A", away = "B", points = [0, 0], imps = [{}, {}], carryover = [{carry_a}, 0] }} ]
+[[rounds]]
+round = 3
+stage = "knockout"
+games = [ {{ home = "B", away = "A", points = [0, 0], imps = [{}, {}] }} ]
+"#,
+        ko[0].0, ko[0].1, ko[1].0, ko[1].1
+    );
+    load_toml(&text)
 }
 
 /// 2: a tied knockout match (A 100 + 3 carried over, B 103) goes to the

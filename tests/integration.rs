@@ -15,6 +15,7 @@ mod fide_support;
 mod harness;
 
 mod bridge_cli;
+mod bridge_data;
 mod bridge_ebu;
 mod bridge_usebio;
 mod bridge_wbf_other;

@@ -20,7 +20,7 @@ pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
     Board, Decision, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring,
-    Side, Sport, Status, System, UnitId,
+    Side, Sport, Stage, Status, System, UnitId,
 };
 use crate::num::Num;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -43,6 +43,12 @@ const BAD_RESULT: &str = "tb::load::native::bad_result";
 const MIXED_SPORTS: &str = "tb::load::native::mixed_sports";
 const NO_RESULT: &str = "tb::load::native::no_result";
 const INVALID: &str = "tb::load::native::invalid";
+const BYE_WORTH: &str = "tb::load::native::bye_worth";
+const STAGE_MISSING: &str = "tb::load::native::stage_missing";
+const SESSION_MISMATCH: &str = "tb::load::native::session_mismatch";
+const FIELD_MISSING: &str = "tb::load::native::field_missing";
+const CARRYOVER_VALUE: &str = "tb::load::native::carryover_value";
+const CARRYOVER_OUTSIDE: &str = "tb::load::native::carryover_outside_knockout";
 const TOO_LARGE: &str = "tb::load::too_large";
 
 /// Load a native TOML event.
@@ -588,6 +594,11 @@ fn plain_decimal(t: &str) -> Option<Num> {
 struct Cx<'s> {
     src: &'s Source,
     errors: Vec<Diag>,
+    /// What a pairing bye is worth when the bye does not say
+    /// (`event.scoring.bye`).
+    bye_points: Option<Num>,
+    /// Whether `[event]` gave a `scoring` table.
+    scoring_given: bool,
 }
 
 impl Cx<'_> {
@@ -838,7 +849,7 @@ const EVENT_FIELDS: &[&str] = &[
     "values",
     "tiebreaks",
 ];
-const SCORING_FIELDS: &[&str] = &["win", "draw", "loss"];
+const SCORING_FIELDS: &[&str] = &["win", "draw", "loss", "bye"];
 const PARTICIPANT_FIELDS: &[&str] = &[
     "id",
     "name",
@@ -853,7 +864,7 @@ const PARTICIPANT_FIELDS: &[&str] = &[
     "rank",
 ];
 const MEMBER_FIELDS: &[&str] = &["id", "name", "rating"];
-const ROUND_FIELDS: &[&str] = &["round", "session", "games", "byes"];
+const ROUND_FIELDS: &[&str] = &["round", "session", "stage", "games", "byes"];
 const GAME_FIELDS: &[&str] = &[
     "home",
     "away",
@@ -890,10 +901,12 @@ struct ByeRec {
     entry: Entry,
 }
 
-/// Where a round number came from, for range errors.
+/// Where a round number came from, for range errors; its stage, for the
+/// knockout check.
 struct RoundRef {
     round: u32,
     span: Span,
+    stage: Stage,
 }
 
 /// Build an event from a value tree made by another loader (CSV), so every
@@ -906,6 +919,8 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     let mut cx = Cx {
         src,
         errors: Vec::new(),
+        bye_points: None,
+        scoring_given: false,
     };
     let mut top = match cx.table(root, "the file") {
         Some(t) => t,
@@ -920,8 +935,10 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     let (mut ev, primary) = read_event_header(&mut cx, event_node)?;
     let declared_rounds = ev.rounds;
 
-    // Participants.
+    // Participants, and where each one's `sessions` (else its id) is.
     let mut index: HashMap<String, Pid> = HashMap::new();
+    let mut session_spans: Vec<Span> = Vec::new();
+    let mut id_spans: Vec<Span> = Vec::new();
     if let Some(pn) = participants_node {
         if let Some(list) = cx.array(pn, "`participants`") {
             if list.len() > MAX_PARTICIPANTS {
@@ -935,7 +952,7 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
                 ));
             }
             for pnode in list {
-                if let Some((p, id_span)) = read_participant(&mut cx, pnode) {
+                if let Some((p, id_span, sessions_span)) = read_participant(&mut cx, pnode) {
                     if let Some(&first) = index.get(&p.id) {
                         let msg = format!("participant id `{}` is used twice", p.id);
                         let first_name = ev.participants[first].name.clone();
@@ -949,6 +966,8 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
                         continue;
                     }
                     index.insert(p.id.clone(), ev.participants.len());
+                    session_spans.push(sessions_span.unwrap_or(id_span));
+                    id_spans.push(id_span);
                     ev.participants.push(p);
                 }
             }
@@ -1016,6 +1035,7 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
         ));
     }
 
+    check_stages(&mut cx, &ev, &round_refs);
     let keep = check_rounds(&mut cx, &ev, &games, &byes);
 
     if !cx.errors.is_empty() {
@@ -1042,8 +1062,171 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     }
     canonical_units(&mut ev);
     ev.complete_rounds();
+    for m in session_mismatches(&ev) {
+        let p = &ev.participants[m.pid];
+        cx.err(
+            SESSION_MISMATCH,
+            session_spans[m.pid],
+            format!(
+                "`{}` ({}): session {} is declared as {}, but its games add up to {}",
+                p.id, p.name, m.session, m.declared, m.computed
+            ),
+            "declared session scores",
+            "a session score is the sum of the points of the participant's rounds in that session (in the unit of the points); correct the declared score or the games",
+        );
+    }
+    for pid in without_field(&ev) {
+        let p = &ev.participants[pid];
+        cx.err(
+            FIELD_MISSING,
+            id_spans[pid],
+            format!(
+                "`{}` ({}) has no `field`, but other participants have one",
+                p.id, p.name
+            ),
+            "no field",
+            "in a two-winner movement every pair is ranked in its field: give each participant `values = { field = 1 }` (North-South) or `{ field = 2 }` (East-West)",
+        );
+    }
+    if !cx.errors.is_empty() {
+        return Err(finish_errors(src, cx.errors));
+    }
     add_warnings(&mut ev);
+    bridge_warnings(&mut ev);
     Ok(ev)
+}
+
+/// A bridge knockout event says which rounds are the knockout match: every
+/// round states its `stage`, and at least one is a knockout match (WBF 2
+/// ranks on the knockout match alone; a file that left it to be guessed
+/// from session numbers added the qualification's IMPs to it).
+fn check_stages(cx: &mut Cx, ev: &Event, round_refs: &[RoundRef]) {
+    if ev.sport != Sport::Bridge || ev.system != System::Knockout {
+        return;
+    }
+    let mut unstated = 0;
+    for r in round_refs.iter().filter(|r| r.stage == Stage::Unstated) {
+        unstated += 1;
+        cx.err(
+            STAGE_MISSING,
+            r.span,
+            format!("round {} of a knockout event does not say its stage", r.round),
+            "no `stage`",
+            "in a knockout event every round says which stage it belongs to: `stage = \"knockout\"` for the rounds (segments) of the knockout match, `stage = \"qualification\"` for the qualification's (also `final`, `play-off`)",
+        );
+    }
+    if unstated == 0 && !round_refs.iter().any(|r| r.stage.knockout()) {
+        cx.err(
+            STAGE_MISSING,
+            round_refs.first().map_or(Span::new(0, 0), |r| r.span),
+            "no round of this knockout event is in a knockout match".to_string(),
+            "no `stage = \"knockout\"`",
+            "mark the rounds (segments) of the knockout match `stage = \"knockout\"` (or `final`, `play-off`)",
+        );
+    }
+}
+
+/// The participants without a `field` when others have one: each field is
+/// ranked on its own (`rank.rs`), so a pair left without one would be
+/// ranked apart from both.
+pub(super) fn without_field(ev: &Event) -> Vec<Pid> {
+    if ev.participants.iter().all(|p| p.field().is_none()) {
+        return Vec::new();
+    }
+    (0..ev.participants.len())
+        .filter(|&i| ev.participants[i].field().is_none())
+        .collect()
+}
+
+/// A participant whose declared score for a session is not what its games
+/// in that session add up to.
+pub(super) struct SessionMismatch {
+    pub(super) pid: Pid,
+    pub(super) session: usize,
+    pub(super) declared: Num,
+    pub(super) computed: Num,
+}
+
+/// Declared per-session scores (`sessions`) checked against the games: the
+/// score of session s is the sum of the points of the participant's rounds
+/// in session s (its byes included, absent rounds not). A session the
+/// participant has no round in cannot be checked, nor can several declared
+/// sessions when every round of the event is in one session (the rounds
+/// then do not say which session they belong to). The pairs rulesets rank
+/// on these scores, so a slip in them would move a pair silently.
+pub(super) fn session_mismatches(ev: &Event) -> Vec<SessionMismatch> {
+    let mut out = Vec::new();
+    if ev.participants.iter().all(|p| p.sessions.is_empty()) {
+        return out;
+    }
+    let mut first = None;
+    let mut several = false;
+    for e in ev.participants.iter().flat_map(|p| &p.entries) {
+        if e.status == Status::Absent {
+            continue;
+        }
+        match first {
+            None => first = Some(e.session),
+            Some(s) if s != e.session => several = true,
+            _ => {}
+        }
+    }
+    for (pid, p) in ev.participants.iter().enumerate() {
+        if p.sessions.len() > 1 && !several {
+            continue;
+        }
+        for (i, &declared) in p.sessions.iter().enumerate() {
+            let session = i + 1;
+            let mut any = false;
+            let mut total = Num::ZERO;
+            for e in p
+                .entries
+                .iter()
+                .filter(|e| e.status != Status::Absent && e.session as usize == session)
+            {
+                any = true;
+                match total.add(e.points) {
+                    Ok(t) => total = t,
+                    Err(_) => {
+                        any = false;
+                        break;
+                    }
+                }
+            }
+            if any && total != declared {
+                out.push(SessionMismatch {
+                    pid,
+                    session,
+                    declared,
+                    computed: total,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Bridge notes on data read in an older form: a knockout carry-over given
+/// as the participant value `carryover` (it belongs to the knockout match:
+/// `carryover = [home, away]` on one of its games). It is still read, as
+/// the carry-over into the knockout match.
+fn bridge_warnings(ev: &mut Event) {
+    if ev.sport != Sport::Bridge || ev.system != System::Knockout {
+        return;
+    }
+    let mut notes = Vec::new();
+    for p in &ev.participants {
+        if let Some(c) = p.values.get("carryover") {
+            notes.push(crate::model::Warning::new(
+                CARRYOVER_VALUE,
+                format!(
+                    "`{}` ({}): the carry-over {c} is a participant value; it belongs to the knockout match: write `carryover = [home, away]` on one of its games (read as the carry-over into the knockout match)",
+                    p.id, p.name
+                ),
+            ));
+        }
+    }
+    ev.warnings.extend(notes);
 }
 
 fn finish_errors(src: &Source, errors: Vec<Diag>) -> Diag {
@@ -1151,6 +1334,7 @@ fn read_event_header(cx: &mut Cx, node: Option<&Node>) -> Result<(Event, Option<
     }
     if let Some(n) = t.get("scoring") {
         if let Some(mut s) = cx.table(n, "`event.scoring`") {
+            cx.scoring_given = true;
             for (field, slot) in [
                 ("win", &mut ev.scoring.win),
                 ("draw", &mut ev.scoring.draw),
@@ -1161,6 +1345,9 @@ fn read_event_header(cx: &mut Cx, node: Option<&Node>) -> Result<(Event, Option<
                         *slot = x;
                     }
                 }
+            }
+            if let Some(v) = s.get("bye") {
+                cx.bye_points = cx.num(v, "`event.scoring.bye`");
             }
             cx.finish(&s, "`event.scoring`", SCORING_FIELDS);
         }
@@ -1195,7 +1382,7 @@ fn bad_choice(cx: &mut Cx, n: &Node, what: &str, got: &str, choices: &str) {
     );
 }
 
-fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span)> {
+fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span, Option<Span>)> {
     let mut t = cx.table(node, "a participant")?;
     let Some(id_node) = t.get("id") else {
         cx.err(
@@ -1235,6 +1422,7 @@ fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span)> {
             }
         }
     }
+    let sessions_span = t.get("sessions").map(|n| n.sp());
     if let Some(n) = t.get("sessions") {
         if let Some(list) = cx.array(n, "`sessions`") {
             for s in list {
@@ -1263,7 +1451,7 @@ fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span)> {
         }
     }
     cx.finish(&t, "a participant", PARTICIPANT_FIELDS);
-    Some((p, id_node.sp()))
+    Some((p, id_node.sp(), sessions_span))
 }
 
 fn read_member(cx: &mut Cx, node: &Node) -> Option<Member> {
@@ -1353,18 +1541,49 @@ fn read_round(
         );
         return Ok(());
     }
-    round_refs.push(RoundRef {
-        round,
-        span: round_span,
-    });
     let session = match t.get("session") {
         Some(n) => cx.count(n, "a session number").unwrap_or(1),
         None => 1,
     };
+    // The stage is what the data says, never inferred (WBF 2 needs the
+    // knockout match told apart from the qualification).
+    let stage = match t.get("stage") {
+        Some(n) => match cx.string(n, "a round's `stage`") {
+            Some(name) => Stage::by_name(&name).unwrap_or_else(|| {
+                bad_choice(cx, n, "a round's `stage`", &name, Stage::NAMES);
+                Stage::Unstated
+            }),
+            None => Stage::Unstated,
+        },
+        None => Stage::Unstated,
+    };
+    round_refs.push(RoundRef {
+        round,
+        span: round_span,
+        stage,
+    });
     if let Some(gn) = t.get("games") {
         if let Some(list) = cx.array(gn, "`games`") {
             for g in list {
-                if let Some(rec) = read_game(cx, ev, primary, index, g, round, session) {
+                if let Some(mut rec) = read_game(cx, ev, primary, index, g, round, session) {
+                    let carry = ev.find_unit("carryover");
+                    if ev.sport == Sport::Bridge
+                        && !stage.knockout()
+                        && carry.is_some_and(|u| rec.home_entry.unit(u).is_some())
+                    {
+                        cx.err(
+                            CARRYOVER_OUTSIDE,
+                            rec.span,
+                            format!("a carry-over in round {round}, which is not in a knockout match"),
+                            "carry-over outside a knockout match",
+                            "a knockout carry-over belongs to the knockout match: give this round `stage = \"knockout\"` (or `final`, `play-off`); a BAM stage's carry-over is the participant value `carryover`",
+                        );
+                    }
+                    rec.home_entry.stage = stage;
+                    rec.away_entry.stage = stage;
+                    for (_, e) in &mut rec.partner_entries {
+                        e.stage = stage;
+                    }
                     games.push(rec);
                 }
             }
@@ -1373,7 +1592,8 @@ fn read_round(
     if let Some(bn) = t.get("byes") {
         if let Some(list) = cx.array(bn, "`byes`") {
             for b in list {
-                if let Some(rec) = read_bye(cx, ev, index, b, round, session) {
+                if let Some(mut rec) = read_bye(cx, ev, index, b, round, session) {
+                    rec.entry.stage = stage;
                     byes.push(rec);
                 }
             }
@@ -1797,6 +2017,7 @@ fn read_game(
     let home_entry = Entry {
         round,
         session,
+        stage: Stage::Unstated,
         opponent: Some(away.0),
         partner: home_partner.map(|p| p.0),
         status: status_h,
@@ -1809,6 +2030,7 @@ fn read_game(
     let away_entry = Entry {
         round,
         session,
+        stage: Stage::Unstated,
         opponent: Some(home.0),
         partner: away_partner.map(|p| p.0),
         status: status_a,
@@ -1938,10 +2160,18 @@ fn read_bye(
     let s = ev.scoring;
     let points = match t.get("points") {
         Some(n) => cx.num(n, "a bye's `points`")?,
-        None => match status {
-            Status::PairingBye | Status::FullBye => s.win,
-            Status::HalfBye => s.draw,
-            _ => s.loss,
+        None => match bye_default(status, &s, cx.bye_points, ev.sport, cx.scoring_given) {
+            Ok(x) => x,
+            Err(why) => {
+                cx.err(
+                    BYE_WORTH,
+                    node.sp(),
+                    format!("round {round}: {why}"),
+                    "a bye of unstated worth",
+                    "a bridge event's regulations state what a bye is worth (often a stated number of VPs): give the bye its worth, `{ id = \"C\", type = \"pairing\", points = 12 }`, or give the event's `scoring = { win = 20, draw = 10, loss = 0, bye = 12 }`",
+                );
+                s.loss
+            }
         },
     };
     let mut units = Vec::new();
@@ -1974,6 +2204,36 @@ fn read_bye(
         span,
         entry,
     })
+}
+
+/// What a bye that does not give its `points` is worth. A pairing bye is
+/// worth `event.scoring.bye` where given, else a win — in chess (FIDE's
+/// pairing-allocated bye) and card games (seed 001: byes count as 2-0 match
+/// wins). A bridge event has no such rule: there a pairing bye is worth
+/// what the event's scoring says (`scoring.bye`), and a full or half bye a
+/// win or a draw of the event's own `scoring`; otherwise the worth is
+/// unstated (the error's text, Err) — never the chess point by default.
+pub(super) fn bye_default(
+    status: Status,
+    s: &Scoring,
+    bye: Option<Num>,
+    sport: Sport,
+    scoring_given: bool,
+) -> Result<Num, &'static str> {
+    let bridge = sport == Sport::Bridge;
+    match status {
+        Status::PairingBye => match bye {
+            Some(x) => Ok(x),
+            None if bridge => Err("a pairing bye in a bridge event is worth what the event's regulations say, and neither the bye's `points` nor the event's `scoring.bye` gives it"),
+            None => Ok(s.win),
+        },
+        Status::FullBye | Status::HalfBye if bridge && !scoring_given => Err(
+            "a full or half bye is worth a win or a draw of the event's scoring, and this bridge event gives no `scoring` (nor the bye its `points`)",
+        ),
+        Status::FullBye => Ok(s.win),
+        Status::HalfBye => Ok(s.draw),
+        _ => Ok(s.loss),
+    }
 }
 
 fn read_decision(cx: &mut Cx, index: &HashMap<String, Pid>, node: &Node) -> Option<Decision> {

@@ -535,6 +535,7 @@ impl Recs {
         Entry {
             round: u32::from(g.round),
             session: self.sessions[usize::from(g.round)],
+            stage: crate::model::Stage::Unstated,
             opponent: Some(g.pids[1 - s] as Pid),
             partner: None,
             status: g.status[s],
@@ -697,7 +698,9 @@ impl<'a> Reader<'a> {
                         let i = match field {
                             "win" => 0,
                             "draw" => 1,
-                            _ => 2,
+                            "loss" => 2,
+                            // A bye's worth (`scoring.bye`): rare, left to the tree path.
+                            _ => return None,
                         };
                         scoring[i] = Some(lx.num()?);
                     }
@@ -774,6 +777,8 @@ impl<'a> Reader<'a> {
             match field {
                 "round" => round = Some(lx.count()?),
                 "session" => session = lx.count()?,
+                // Stages (bridge knockouts) are left to the tree path.
+                "stage" => return None,
                 field => {
                     let mut a = lx.array()?;
                     while lx.more(&mut a)? {
@@ -1071,6 +1076,17 @@ impl<'a> Reader<'a> {
         }
         let pid = who?;
         self.appear(pid)?;
+        // A bridge bye without its worth is an error or needs the event's
+        // scoring (`bye_default`): left to the tree path.
+        if self.ev.sport == Sport::Bridge
+            && points.is_none()
+            && matches!(
+                status,
+                Status::PairingBye | Status::FullBye | Status::HalfBye
+            )
+        {
+            return None;
+        }
         let points = match (points, status) {
             (Some(x), _) => self.recs.num(x),
             (None, Status::PairingBye | Status::FullBye) => WIN,
@@ -1221,6 +1237,16 @@ impl<'a> Reader<'a> {
         warnings.extend(rest.unwrap_or_default());
         ev.warnings
             .extend(warnings.into_iter().map(crate::model::Warning::from));
+        // Bridge knockouts (stages, carry-over) and declared session scores
+        // that disagree with the games: the tree path reports or notes them.
+        if ev.sport == Sport::Bridge
+            && (ev.system == System::Knockout || ev.find_unit("carryover").is_some())
+        {
+            return None;
+        }
+        if !super::session_mismatches(&ev).is_empty() || !super::without_field(&ev).is_empty() {
+            return None;
+        }
         Some(ev)
     }
 }

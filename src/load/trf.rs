@@ -1839,6 +1839,7 @@ fn game_entry(
     Entry {
         round: r,
         session: 1,
+        stage: crate::model::Stage::Unstated,
         opponent: Some(j),
         partner: None,
         status,

@@ -616,6 +616,7 @@ pub(crate) fn build(
                         Entry {
                             round: r,
                             session: 1,
+                            stage: crate::model::Stage::Unstated,
                             opponent: Some(o),
                             partner: None,
                             status: Status::Played,

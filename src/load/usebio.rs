@@ -945,6 +945,7 @@ fn read_travellers(
             |opp: Pid, side: Side, mine: Num, theirs: Num, o: Outcome, boards: Vec<Board>| Entry {
                 round: 0,
                 session,
+                stage: crate::model::Stage::Unstated,
                 opponent: Some(opp),
                 partner: None,
                 status: Status::Played,
@@ -1225,6 +1226,7 @@ fn read_matches(
         entries[m.home].push(Entry {
             round: m.round,
             session: m.session,
+            stage: crate::model::Stage::Unstated,
             opponent: Some(m.away),
             partner: None,
             status: Status::Played,
@@ -1237,6 +1239,7 @@ fn read_matches(
         entries[m.away].push(Entry {
             round: m.round,
             session: m.session,
+            stage: crate::model::Stage::Unstated,
             opponent: Some(m.home),
             partner: None,
             status: Status::Played,
