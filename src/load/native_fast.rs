@@ -1221,6 +1221,8 @@ impl<'a> Reader<'a> {
         warnings.extend(rest.unwrap_or_default());
         ev.warnings
             .extend(warnings.into_iter().map(crate::model::Warning::from));
+        // The names the file carries (no lines: this reader keeps no spans).
+        ev.data_names = Some(crate::model::DataNames::of(&ev));
         Some(ev)
     }
 }
