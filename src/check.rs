@@ -351,6 +351,17 @@ impl Checker {
     /// Record a `reads` declaration; the same value declared twice (in one
     /// file or two) is an error, as a definition defined twice is.
     fn declare_read(&mut self, fid: FileId, d: &ast::ReadDecl) {
+        if BuiltinField::by_name(&d.name.name).is_some() {
+            self.err(
+                fid,
+                d.name.span,
+                "tb::check::shadows_builtin",
+                format!("`{}` is a built-in field, not a data value", d.name.name),
+                "built-in",
+                "built-in fields need no declaration (the README lists them); declare only the values the data carries, such as `imps`",
+            );
+            return;
+        }
         if let Some(first) = self
             .reads
             .iter()

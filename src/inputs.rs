@@ -483,8 +483,11 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
                 DataKind::Participant if d.default.is_none() => &mut values,
                 _ => continue,
             };
-            if !list.iter().any(|(j, _)| *j == i) {
-                list.push((i, r));
+            // One read per value; point at `r.imps` rather than `r.imps_against`.
+            match list.iter_mut().find(|(j, _)| *j == i) {
+                None => list.push((i, r)),
+                Some(slot) if *slot.1.name != *d.name && *r.name == *d.name => slot.1 = r,
+                Some(_) => {}
             }
         }
     }

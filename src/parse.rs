@@ -66,7 +66,7 @@ fn phrase(rule: &Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of file",
         Rule::item | Rule::file => {
-            "a definition (metric, criterion, procedure, param, import, standings)"
+            "a definition (metric, criterion, procedure, param, import, standings, reads)"
         }
         Rule::header | Rule::header_kind => "`title`, `source` or `edition`",
         Rule::expr | Rule::postfixed | Rule::paren => "an expression",
@@ -102,6 +102,10 @@ fn phrase(rule: &Rule) -> &'static str {
         | Rule::op_in
         | Rule::op_coalesce => "an operator",
         Rule::postfix => "`.name`",
+        Rule::read_kind => "`round`, `participant` or `event`",
+        Rule::field_name => "a data value's name",
+        Rule::read_default | Rule::kw_default => "`default N`",
+        Rule::read_number => "a number",
         _ => "something else",
     }
 }

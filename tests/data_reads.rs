@@ -96,6 +96,12 @@ fn an_undeclared_read_is_a_check_error_with_did_you_mean() {
     // Declared twice.
     let errs = inline_errors("reads round imps\nreads round imps\n");
     assert_eq!(errs, vec!["tb::check::duplicate_definition"]);
+    // A built-in field is not a data value.
+    let errs = inline_errors("reads round points\n");
+    assert_eq!(errs, vec!["tb::check::shadows_builtin"]);
+    // A declaration nothing reads is allowed: it says the data may carry
+    // the value (no unread-value warning).
+    inline("reads participant seed\n");
 }
 
 #[test]
