@@ -39,6 +39,47 @@ pub enum Item {
     Procedure(ProcDef),
     /// `standings proc`.
     Standings(Ident),
+    /// `reads participant carryover default 0`.
+    Reads(ReadDecl),
+}
+
+/// What carries a data value a ruleset reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DataKind {
+    /// A unit recorded on each game (`r.imps`; `r.imps_against` too).
+    Round,
+    /// A value per participant (`me.carryover`).
+    Participant,
+    /// A value of the event (`event.team_size`).
+    Event,
+}
+
+impl DataKind {
+    /// The word in the language (`reads round imps`).
+    pub fn word(self) -> &'static str {
+        match self {
+            DataKind::Round => "round",
+            DataKind::Participant => "participant",
+            DataKind::Event => "event",
+        }
+    }
+}
+
+/// `reads KIND name [default N] [cite "..."]`: a data value the ruleset reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReadDecl {
+    /// What carries it.
+    pub kind: DataKind,
+    /// The value's name in the data.
+    pub name: Ident,
+    /// The value that stands where the data lacks it (only where legitimate).
+    pub default: Option<Num>,
+    /// The article that names the value.
+    pub cite: Option<String>,
+    /// `///` documentation before it.
+    pub doc: String,
+    /// The whole item.
+    pub span: Span,
 }
 
 /// Which header line.

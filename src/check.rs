@@ -125,6 +125,12 @@ pub fn check(
     if c.errors.is_empty() {
         c.collect();
         c.resolve_all(overrides);
+        if c.errors.is_empty() {
+            // Every data value a definition reads is declared (`reads ...`),
+            // with `??` where the declaration gives a default.
+            let errs = crate::inputs::declaration_errors(&c.files, &c.metrics, &c.procs, &c.reads);
+            c.errors.extend(errs);
+        }
     }
     if !c.errors.is_empty() {
         let n = c.errors.len();
@@ -160,6 +166,7 @@ struct Checker {
     param_defs: Vec<(FileId, ast::Ident, ast::Expr)>,
     sets: Vec<(FileId, ast::Ident, ast::Expr)>,
     standings: Option<(FileId, ast::Ident)>,
+    reads: Vec<DataDecl>,
     names: HashMap<String, (FileId, Span)>,
     metric_ix: HashMap<String, MetricId>,
     proc_ix: HashMap<String, ProcId>,
@@ -314,6 +321,7 @@ impl Checker {
                             self.proc_defs.push((fid, p.clone()));
                         }
                     }
+                    Item::Reads(d) => self.declare_read(fid, d),
                     Item::Standings(n) => {
                         if fid == 0 {
                             if let Some((f0, _)) = &self.standings {
@@ -338,6 +346,52 @@ impl Checker {
             }
         }
         self.asts = asts;
+    }
+
+    /// Record a `reads` declaration; the same value declared twice (in one
+    /// file or two) is an error, as a definition defined twice is.
+    fn declare_read(&mut self, fid: FileId, d: &ast::ReadDecl) {
+        if BuiltinField::by_name(&d.name.name).is_some() {
+            self.err(
+                fid,
+                d.name.span,
+                "tb::check::shadows_builtin",
+                format!("`{}` is a built-in field, not a data value", d.name.name),
+                "built-in",
+                "built-in fields need no declaration (the README lists them); declare only the values the data carries, such as `imps`",
+            );
+            return;
+        }
+        if let Some(first) = self
+            .reads
+            .iter()
+            .find(|r| r.kind == d.kind && r.name == d.name.name)
+        {
+            let (l, _) = self.files[first.file].line_col(first.span.start);
+            let at = format!("{}:{l}", self.files[first.file].name);
+            self.err(
+                fid,
+                d.name.span,
+                "tb::check::duplicate_definition",
+                format!(
+                    "`reads {} {}` is declared twice",
+                    d.kind.word(),
+                    d.name.name
+                ),
+                "second declaration",
+                &format!("the first declaration is at {at}; keep one"),
+            );
+            return;
+        }
+        self.reads.push(DataDecl {
+            kind: d.kind,
+            name: d.name.name.clone(),
+            default: d.default,
+            cite: d.cite.clone(),
+            doc: d.doc.clone(),
+            file: fid,
+            span: d.span,
+        });
     }
 
     fn resolve_all(&mut self, overrides: &[(String, Num)]) {
@@ -649,6 +703,7 @@ impl Checker {
             params: self.params,
             procs: self.procs,
             standings,
+            reads: self.reads,
         }
     }
 

@@ -14,6 +14,7 @@ pub mod descriptors;
 pub mod diag;
 pub mod eval;
 pub mod gen;
+pub mod inputs;
 pub mod load;
 pub mod model;
 pub mod num;

@@ -423,6 +423,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 ),
                 _ => (Vec::new(), String::new()),
             };
+            tb::inputs::check_event(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
                 event,
@@ -467,6 +468,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             notes.push(format!("FIDE edition {} ({why})", edition.year()));
             notes.extend(chain.notes.iter().cloned());
             let rs = tb::descriptors::ruleset(&chain, &overrides)?;
+            tb::inputs::check_event(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
                 event,

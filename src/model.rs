@@ -508,6 +508,50 @@ pub struct Event {
     pub tiebreaks: Vec<String>,
     /// Warnings the loader found (recorded totals that disagree, ...).
     pub warnings: Vec<Warning>,
+    /// The data names a native file carries (values typed by a user), for
+    /// the check against what a ruleset reads; None for the formats whose
+    /// names the format itself fixes (TRF, USEBIO, CSV).
+    pub data_names: Option<DataNames>,
+}
+
+/// The data value names a native file carries: participant values, event
+/// values and game units, each with the line of its first occurrence where
+/// the reader knows it (the TOML and JSON tree readers; the one-pass JSON
+/// reader gives no lines). Lines are a diagnostic aid, not data: two
+/// `DataNames` with the same names are equal.
+#[derive(Clone, Debug, Default)]
+pub struct DataNames {
+    /// Participant value name → (first participant that has it, its line).
+    pub participant: BTreeMap<String, (String, Option<usize>)>,
+    /// Event value name → its line.
+    pub event: BTreeMap<String, Option<usize>>,
+    /// Game unit name → the line of its first use.
+    pub units: BTreeMap<String, Option<usize>>,
+}
+
+impl PartialEq for DataNames {
+    fn eq(&self, o: &DataNames) -> bool {
+        self.participant.keys().eq(o.participant.keys())
+            && self.event.keys().eq(o.event.keys())
+            && self.units.keys().eq(o.units.keys())
+    }
+}
+
+impl DataNames {
+    /// The names an event's data carries, without lines.
+    pub fn of(ev: &Event) -> DataNames {
+        let mut n = DataNames::default();
+        for p in &ev.participants {
+            for k in p.values.keys() {
+                n.participant
+                    .entry(k.clone())
+                    .or_insert_with(|| (p.id.clone(), None));
+            }
+        }
+        n.event = ev.values.keys().map(|k| (k.clone(), None)).collect();
+        n.units = ev.units.iter().map(|k| (k.clone(), None)).collect();
+        n
+    }
 }
 
 /// A warning about the data: a stable code (in docs/errors.md) and what it
@@ -585,6 +629,7 @@ impl Event {
             values: BTreeMap::new(),
             tiebreaks: Vec::new(),
             warnings: Vec::new(),
+            data_names: None,
         }
     }
 

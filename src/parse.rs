@@ -66,7 +66,7 @@ fn phrase(rule: &Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of file",
         Rule::item | Rule::file => {
-            "a definition (metric, criterion, procedure, param, import, standings)"
+            "a definition (metric, criterion, procedure, param, import, standings, reads)"
         }
         Rule::header | Rule::header_kind => "`title`, `source` or `edition`",
         Rule::expr | Rule::postfixed | Rule::paren => "an expression",
@@ -102,6 +102,10 @@ fn phrase(rule: &Rule) -> &'static str {
         | Rule::op_in
         | Rule::op_coalesce => "an operator",
         Rule::postfix => "`.name`",
+        Rule::read_kind => "`round`, `participant` or `event`",
+        Rule::field_name => "a data value's name",
+        Rule::read_default | Rule::kw_default => "`default N`",
+        Rule::read_number => "a number",
         _ => "something else",
     }
 }
@@ -271,6 +275,7 @@ fn precheck(src: &Source) -> Result<(), Diag> {
                                 | "procedure"
                                 | "step"
                                 | "standings"
+                                | "reads"
                                 | "import"
                                 | "title"
                                 | "source"
@@ -490,6 +495,58 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                 Diag::error("tb::parse::syntax", "standings needs a procedure").at(src, sp, "here")
             })?;
             Ok(Item::Standings(name))
+        }
+        Rule::reads => {
+            let doc = doc_before(src, sp.start);
+            let mut kind = DataKind::Round;
+            let mut name = None;
+            let mut default = None;
+            let mut cite_s = None;
+            for c in p.into_inner() {
+                match c.as_rule() {
+                    Rule::kw_reads => {}
+                    Rule::read_kind => {
+                        kind = match c.as_str() {
+                            "participant" => DataKind::Participant,
+                            "event" => DataKind::Event,
+                            _ => DataKind::Round,
+                        }
+                    }
+                    Rule::field_name => name = Some(ident(c)),
+                    Rule::read_default => {
+                        let n = c.into_inner().nth(1);
+                        let text = n.as_ref().map(|n| n.as_str()).unwrap_or("");
+                        let (neg, digits) = match text.strip_prefix('-') {
+                            Some(d) => (true, d),
+                            None => (false, text),
+                        };
+                        let v = Num::parse(digits)
+                            .and_then(|v| if neg { v.neg().ok() } else { Some(v) })
+                            .ok_or_else(|| {
+                                Diag::error(
+                                    "tb::parse::bad_number",
+                                    format!("`{text}` is not a number tb can hold exactly"),
+                                )
+                                .at(src, sp, "here")
+                                .with_help("numbers may have at most 18 significant digits (exact fractions of 64-bit integers)")
+                            })?;
+                        default = Some(v);
+                    }
+                    Rule::cite => cite_s = c.into_inner().nth(1).map(string),
+                    _ => return Err(bad(&c, src, "token in a `reads` line")),
+                }
+            }
+            let name = name.ok_or_else(|| {
+                Diag::error("tb::parse::syntax", "`reads` needs a value name").at(src, sp, "here")
+            })?;
+            Ok(Item::Reads(ReadDecl {
+                kind,
+                name,
+                default,
+                cite: cite_s,
+                doc,
+                span: sp,
+            }))
         }
         _ => Err(bad(&p, src, "item")),
     }

@@ -1,5 +1,6 @@
 //! The compiled plan: a checked ruleset with every name resolved to an index.
 
+pub use crate::ast::DataKind;
 use crate::ast::{Direction, EndKind, FileId, Select, UnOp};
 use crate::diag::{Source, Span};
 use crate::num::Num;
@@ -28,6 +29,28 @@ pub struct Ruleset {
     pub procs: Vec<Proc>,
     /// The procedure that ranks the event, if the file has `standings`.
     pub standings: Option<ProcId>,
+    /// The data values the ruleset and its libraries declare they read
+    /// (`reads participant carryover default 0`), in file order.
+    pub reads: Vec<DataDecl>,
+}
+
+/// A declared data value (`reads KIND name default N cite "..."`).
+#[derive(Clone, Debug)]
+pub struct DataDecl {
+    /// What carries it: each game, each participant, the event.
+    pub kind: DataKind,
+    /// Its name in the data.
+    pub name: String,
+    /// What stands where the data lacks it; None: the data must give it.
+    pub default: Option<Num>,
+    /// Article.
+    pub cite: Option<String>,
+    /// Documentation.
+    pub doc: String,
+    /// Where it is declared.
+    pub file: FileId,
+    /// Span of the declaration.
+    pub span: Span,
 }
 
 /// A parameter.

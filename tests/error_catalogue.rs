@@ -506,7 +506,7 @@ fn eval_codes() {
     // Data the event does not have: the error names the criterion.
     let d = expect(
         rank_with(
-            "metric imp_total = sum(r.imps for r in rounds)",
+            "reads round imps\nmetric imp_total = sum(r.imps for r in rounds)",
             "imp_total desc as \"IMPs\"",
         ),
         "tb::eval::missing_data",
@@ -541,7 +541,7 @@ fn eval_codes() {
         d.message
     );
     expect(
-        rank_with("", "event.nothing desc"),
+        rank_with("reads event nothing", "event.nothing desc"),
         "tb::eval::missing_data",
         Some("event.nothing"),
     );

@@ -24,6 +24,7 @@ mod bridge_wbf_swiss;
 mod cli;
 mod cli_diagnostics;
 mod columnar;
+mod data_reads;
 mod error_catalogue;
 mod fide_cli;
 mod fide_oracle;

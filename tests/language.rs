@@ -70,7 +70,8 @@ games = [ { home = "B", away = "C", imps = [25, 15], points = [1, 1] } ]
 fn three_teams_with(handoff: &str) -> (Event, tb::rank::Standings) {
     let ev = load(THREE_TEAMS);
     let rs = inline(&format!(
-        "criterion net_imps = sum(r.imps - r.imps_against for r in rounds where r.played and r.opponent in group)\n\
+        "reads round imps\n\
+         criterion net_imps = sum(r.imps - r.imps_against for r in rounds where r.played and r.opponent in group)\n\
          procedure tie {{ then {handoff}\n  step net_imps desc cite \"net\"\n  step rating desc cite \"rating\" }}\n\
          procedure main {{ step score desc then tie }}\nstandings main\n"
     ));

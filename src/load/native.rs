@@ -599,6 +599,9 @@ struct Cx<'s> {
     bye_points: Option<Num>,
     /// Whether `[event]` gave a `scoring` table.
     scoring_given: bool,
+    /// Where each data value name and unit first appears (line, 1-based),
+    /// for the check against a ruleset's reads.
+    lines: crate::model::DataNames,
 }
 
 impl Cx<'_> {
@@ -794,6 +797,11 @@ impl Cx<'_> {
         Some(s)
     }
 
+    /// The line of a key, if the reader kept its span.
+    fn line(&self, span: Option<Span>) -> Option<usize> {
+        span.map(|s| self.src.line_col(s.start).0)
+    }
+
     fn values(&mut self, n: &Node, what: &str) -> BTreeMap<String, Num> {
         let mut out = BTreeMap::new();
         if let V::Table(items) = &n.v {
@@ -921,6 +929,7 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
         errors: Vec::new(),
         bye_points: None,
         scoring_given: false,
+        lines: Default::default(),
     };
     let mut top = match cx.table(root, "the file") {
         Some(t) => t,
@@ -1093,6 +1102,7 @@ fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     }
     add_warnings(&mut ev);
     bridge_warnings(&mut ev);
+    ev.data_names = Some(with_lines(crate::model::DataNames::of(&ev), &cx.lines));
     Ok(ev)
 }
 
@@ -1229,6 +1239,25 @@ fn bridge_warnings(ev: &mut Event) {
     ev.warnings.extend(notes);
 }
 
+/// The event's data names with the lines the tree reader saw them at.
+fn with_lines(
+    mut names: crate::model::DataNames,
+    lines: &crate::model::DataNames,
+) -> crate::model::DataNames {
+    for (k, v) in &mut names.participant {
+        if let Some(l) = lines.participant.get(k) {
+            *v = l.clone();
+        }
+    }
+    for (k, v) in &mut names.event {
+        *v = lines.event.get(k).copied().flatten();
+    }
+    for (k, v) in &mut names.units {
+        *v = lines.units.get(k).copied().flatten();
+    }
+    names
+}
+
 fn finish_errors(src: &Source, errors: Vec<Diag>) -> Diag {
     let n = errors.len();
     if n == 1 {
@@ -1358,6 +1387,12 @@ fn read_event_header(cx: &mut Cx, node: Option<&Node>) -> Result<(Event, Option<
     }
     if let Some(n) = t.get("values") {
         ev.values = cx.values(n, "`event.values`");
+        if let V::Table(items) = &n.v {
+            for (k, _) in items {
+                let line = cx.line(k.span);
+                cx.lines.event.entry(k.name.clone()).or_insert(line);
+            }
+        }
     }
     if let Some(n) = t.get("tiebreaks") {
         if let Some(list) = cx.array(n, "`event.tiebreaks`") {
@@ -1434,6 +1469,15 @@ fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span, Opti
     }
     if let Some(n) = t.get("values") {
         p.values = cx.values(n, "a participant's `values`");
+        if let V::Table(items) = &n.v {
+            for (k, _) in items {
+                let line = cx.line(k.span);
+                cx.lines
+                    .participant
+                    .entry(k.name.clone())
+                    .or_insert_with(|| (p.id.clone(), line));
+            }
+        }
     }
     if let Some(n) = t.get("score") {
         p.recorded_score = cx.num(n, "`score`");
@@ -1714,6 +1758,10 @@ fn unit_id(cx: &mut Cx, ev: &mut Event, name: &str, span: Span) -> Option<UnitId
             "tb caps the number of unit names; check for misspelt or generated keys",
         );
         return None;
+    }
+    if !cx.lines.units.contains_key(name) {
+        let line = cx.line(Some(span));
+        cx.lines.units.insert(name.to_string(), line);
     }
     Some(ev.unit_id(name))
 }

@@ -1247,6 +1247,8 @@ impl<'a> Reader<'a> {
         if !super::session_mismatches(&ev).is_empty() || !super::without_field(&ev).is_empty() {
             return None;
         }
+        // The names the file carries (no lines: this reader keeps no spans).
+        ev.data_names = Some(crate::model::DataNames::of(&ev));
         Some(ev)
     }
 }
