@@ -479,7 +479,9 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
     for r in &used.reads {
         if let Some((i, d)) = decl_of(&rs.reads, r) {
             let list = match d.kind {
-                DataKind::Round => &mut units,
+                // A unit with a declared default may be on some games only
+                // (a knockout's carry-over is on one game of the match).
+                DataKind::Round if d.default.is_none() => &mut units,
                 DataKind::Participant if d.default.is_none() => &mut values,
                 _ => continue,
             };
