@@ -687,7 +687,7 @@ impl Chain {
             .iter()
             .any(|d| matches!(d.code, Code::Pts | Code::Mpts))
         {
-            main.push_str("    step tournament_score desc as \"PTS\" cite \"Art. 4.2\"\n");
+            main.push_str("    step tournament_score as \"PTS\" cite \"Art. 4.2\"\n");
         }
         main.push_str(&self.steps_from(0, &mut procs));
         s.push_str(&format!("procedure {PROCEDURE} cite \"Art. 4.2\" {{\n"));
@@ -707,7 +707,7 @@ impl Chain {
         let mut s = String::new();
         for (i, d) in self.descriptors.iter().enumerate().skip(from) {
             let (expr, asc, repeat) = step_expr(d);
-            let dir = if asc != d.reverse { "asc" } else { "desc" };
+            let dir = direction_word(&expr, asc, d.reverse);
             let mut cite = d.article.to_string();
             if d.cut > 0 || d.median > 0 {
                 cite.push_str(if matches!(d.code, Code::Esb(..)) {
@@ -732,25 +732,21 @@ impl Chain {
                 let p = tf(d.forfeits);
                 let mut body = String::new();
                 body.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}) {dir} then repeat as {label} cite \"Art. 13.3.1, 6\"\n"
+                    "    step team_direct_encounter(false, {p}){dir} then repeat as {label} cite \"Art. 13.3.1, 6\"\n"
                 ));
                 body.push_str(&format!(
-                    "    step team_direct_encounter(true, {p}) {dir} then {name} as {label} cite \"Art. 13.3.1, 13.3.3\"\n"
+                    "    step team_direct_encounter(true, {p}){dir} then {name} as {label} cite \"Art. 13.3.1, 13.3.3\"\n"
                 ));
                 let two = "when count(group) == 2";
-                let (hi, lo) = if d.reverse {
-                    ("asc", "desc")
-                } else {
-                    ("desc", "asc")
-                };
                 for c in board.chars() {
-                    let (e, dir, art) = match c {
-                        'C' => (format!("mutual_board_count({p})"), lo, "12.1"),
-                        'T' => (format!("mutual_top_board_results({p})"), hi, "12.2"),
-                        _ => (format!("mutual_bottom_board_elimination({p})"), hi, "12.3"),
+                    let (e, asc, art) = match c {
+                        'C' => (format!("mutual_board_count({p})"), true, "12.1"),
+                        'T' => (format!("mutual_top_board_results({p})"), false, "12.2"),
+                        _ => (format!("mutual_bottom_board_elimination({p})"), false, "12.3"),
                     };
+                    let dir = direction_word(&e, asc, d.reverse);
                     body.push_str(&format!(
-                        "    step {e} {dir} {two} as {label} cite \"Art. 13.3.2, {art}\"\n"
+                        "    step {e}{dir} {two} as {label} cite \"Art. 13.3.2, {art}\"\n"
                     ));
                 }
                 body.push_str(&self.steps_from(i + 1, procs));
@@ -759,7 +755,7 @@ impl Chain {
                     d.text.replace('\n', " ")
                 ));
                 s.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}) {dir} then {name} as {label} cite {cite}\n"
+                    "    step team_direct_encounter(false, {p}){dir} then {name} as {label} cite {cite}\n"
                 ));
                 return s;
             }
@@ -770,10 +766,27 @@ impl Chain {
                 ""
             };
             s.push_str(&format!(
-                "    step {expr} {dir}{when}{then} as {label} cite {cite}\n"
+                "    step {expr}{dir}{when}{then} as {label} cite {cite}\n"
             ));
         }
         s
+    }
+}
+
+/// The direction a generated step writes: nothing over a metric or
+/// criterion of the FIDE libraries, which declare their own (`lower is
+/// better` for DE, TPN, Board Count), and ` reversed` for `/R`, visible in
+/// the ruleset text; `desc`/`asc` over a composed expression (`sum(...)` of
+/// a cut list), which has no declaration to follow. `asc` is the code's own
+/// direction (lower is better); `checks_agree` in the tests holds the two
+/// together.
+fn direction_word(expr: &str, asc: bool, reverse: bool) -> &'static str {
+    let composed = expr.starts_with("sum(");
+    match (composed, reverse) {
+        (false, false) => "",
+        (false, true) => " reversed",
+        (true, _) if asc != reverse => " asc",
+        (true, _) => " desc",
     }
 }
 
