@@ -41,6 +41,10 @@ pub struct Column {
     pub decimals: Option<u32>,
     /// Computed among a tied group (shown only where it was used).
     pub group_relative: bool,
+    /// Which way the step ranks (printed as "higher is better" / "lower is better").
+    pub dir: Direction,
+    /// Written `reversed`: against its definition's declared direction.
+    pub reversed: bool,
     /// (procedure, step) it comes from.
     pub origin: (ProcId, usize),
 }
@@ -98,6 +102,8 @@ pub struct TraceStep {
     pub values: Vec<(Pid, Value)>,
     /// Decimals for display.
     pub decimals: Option<u32>,
+    /// Which way the step ranks; `None` for the end of a procedure.
+    pub dir: Option<Direction>,
     /// What happened.
     pub outcome: Outcome,
     /// Where each sub-group went ("continue", "restart", "procedure two_teams", ...).
@@ -329,6 +335,7 @@ fn standings<'a>(
                     group: task.group.clone(),
                     values: Vec::new(),
                     decimals: step.decimals,
+                    dir: Some(step.dir),
                     outcome: Outcome::Skipped,
                     handoffs: Vec::new(),
                 });
@@ -406,6 +413,7 @@ fn standings<'a>(
                 group: next.group.clone(),
                 values,
                 decimals: step.decimals,
+                dir: Some(step.dir),
                 outcome: Outcome::NotSplit,
                 handoffs,
             });
@@ -451,6 +459,7 @@ fn standings<'a>(
             group: task.group.clone(),
             values,
             decimals: step.decimals,
+            dir: Some(step.dir),
             outcome: Outcome::Split(parts),
             handoffs,
         });
@@ -818,6 +827,7 @@ fn end(
         group: group.clone(),
         values: Vec::new(),
         decimals: None,
+        dir: None,
         outcome,
         handoffs: Vec::new(),
     };
@@ -958,6 +968,8 @@ fn columns(rs: &Ruleset, main: ProcId) -> Vec<Column> {
                 cite: s.cite.clone(),
                 decimals: s.decimals,
                 group_relative: s.group_relative,
+                dir: s.dir,
+                reversed: s.reversed,
                 origin: (pid, si),
             });
         }
