@@ -946,6 +946,7 @@ pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[St
         let Some(ci) = st.columns.iter().position(|c| &c.label == label) else {
             continue;
         };
+        st.columns[ci].places = true;
         // Every application of the step, by its group.
         let mut by_group: HashMap<Vec<usize>, usize> = HashMap::new();
         let mut repeated: Vec<Vec<usize>> = Vec::new();
@@ -1013,6 +1014,7 @@ fn team_places(st: &mut Standings, label: &str) {
     let Some(ci) = st.columns.iter().position(|c| c.label == label) else {
         return;
     };
+    st.columns[ci].places = true;
     let steps: Vec<&crate::rank::TraceStep> =
         st.trace.iter().filter(|t| t.criterion == label).collect();
     // The groups that reached the code: not inside another such group.
@@ -1131,6 +1133,58 @@ mod tests {
         assert_eq!(codes("PTS,,BH"), vec![E_EMPTY]);
         assert_eq!(codes(""), vec![E_EMPTY]);
         assert_eq!(codes("XYZ,WIN/C1"), vec![E_UNKNOWN, E_INVALID]);
+    }
+
+    /// Each generated step ranks the way its code does (`step_expr`'s
+    /// lower-is-better flag), whether the direction comes from the FIDE
+    /// library's declaration or is written; `/R` reverses it, visibly
+    /// (`reversed` over a declared name).
+    #[test]
+    fn checks_agree() {
+        for (lists, team) in [
+            (
+                "PTS,DE,WIN,WON,BPG,BWG,PS,REP,BH,BH/C1,AOB,FB,SB,SB/M1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,STD,TPN,RTNG",
+                false,
+            ),
+            ("MPTS,GPTS,MPVGP,BC,TBR,BBE,EMMSB,EGGSB/C1,SSSC,EDE", true),
+        ] {
+            for reverse in [false, true] {
+                let text: Vec<String> = lists
+                    .split(',')
+                    .map(|c| {
+                        if reverse && c != "PTS" && c != "MPTS" {
+                            format!("{c}/R")
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect();
+                let src = Source::new("--tiebreaks", text.join(","));
+                let ds = parse_list_for(&src, team).expect("descriptors");
+                let chain = Chain::new(ds.clone(), Edition::E2026);
+                let rs = ruleset(&chain, &[]).unwrap_or_else(|d| panic!("{}", d.plain()));
+                let main = &rs.procs[rs.standings.expect("standings")];
+                for d in &ds {
+                    let (expr, asc, _) = step_expr(d);
+                    let step = main
+                        .steps
+                        .iter()
+                        .find(|s| s.label == d.text)
+                        .unwrap_or_else(|| panic!("no step for {}", d.text));
+                    let want = if asc != d.reverse {
+                        crate::ast::Direction::Asc
+                    } else {
+                        crate::ast::Direction::Desc
+                    };
+                    assert_eq!(step.dir, want, "{}", d.text);
+                    let written = chain.ruleset_text();
+                    if d.reverse && !expr.starts_with("sum(") {
+                        assert!(step.reversed, "{} is written `reversed`", d.text);
+                        assert!(written.contains(" reversed "), "{written}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

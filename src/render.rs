@@ -593,6 +593,9 @@ fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
             if c.reversed {
                 note.push_str(", reversed");
             }
+            if c.places {
+                note.push_str(", printed as the place among those tied when it was reached, 0 if it separated none");
+            }
             note.push(')');
             if let Some(ci) = &c.cite {
                 note.push_str(": ");
@@ -1009,7 +1012,39 @@ fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
 /// (all steps on tied groups when `ids` is empty).
 pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
     let mut out = Out::with_capacity(64 * (s.trace.len() + event.participants.len()));
+    // Columns printed as places (FIDE DE, EDE, TBR, BBE): where such a step
+    // is first reached by a tied group, the places the table prints for its
+    // members follow the step's values, so that the two read together (the
+    // values compared in each application; the place after them all).
+    let placed: HashMap<&str, usize> = s
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.places)
+        .map(|(i, c)| (c.label.as_str(), i))
+        .collect();
+    let row_of: HashMap<Pid, usize> = if placed.is_empty() {
+        HashMap::new()
+    } else {
+        s.rows.iter().enumerate().map(|(i, r)| (r.pid, i)).collect()
+    };
+    // Per such label: each participant's entry group (numbered), to tell a
+    // group's first application from a re-application to part of it.
+    let mut entries: HashMap<&str, (HashMap<Pid, usize>, usize)> = HashMap::new();
     for t in &s.trace {
+        let mut places_line = None;
+        if let Some(&ci) = placed.get(t.criterion.as_str()) {
+            let (seen, next) = entries.entry(t.criterion.as_str()).or_default();
+            let first = t.group.first().and_then(|p| seen.get(p)).copied();
+            let inside = first.is_some() && t.group.iter().all(|p| seen.get(p) == first.as_ref());
+            if !inside {
+                for &p in &t.group {
+                    seen.insert(p, *next);
+                }
+                *next += 1;
+                places_line = Some(ci);
+            }
+        }
         if t.group.len() > event.participants.len().min(64) && pids.is_empty() {
             // The first split of the whole field is the score itself; summarise it.
             let _ = writeln!(
@@ -1040,6 +1075,32 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
             continue;
         }
         explain_step(&mut out, t, event);
+        // Only where a printed place differs from the value just shown.
+        let places_line = places_line.filter(|&ci| {
+            t.values.iter().any(|(p, v)| {
+                row_of
+                    .get(p)
+                    .and_then(|&r| s.rows[r].values.get(ci))
+                    .is_some_and(|shown| compare_values(shown, v) != Ordering::Equal)
+            })
+        });
+        if let Some(ci) = places_line {
+            out.push_str("  printed in the ");
+            out.push_str(&t.criterion);
+            out.push_str(" column (place among them after every re-application; 0: not separated): ");
+            for (k, p) in t.group.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                push_name(&mut out, event, *p);
+                out.push_str(" = ");
+                match row_of.get(p).and_then(|&r| s.rows[r].values.get(ci)) {
+                    Some(v) => push_cell(&mut out, v, s.columns[ci].decimals),
+                    None => out.push('-'),
+                }
+            }
+            out.push('\n');
+        }
     }
     out.into_string()
 }
