@@ -992,8 +992,9 @@ pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[St
 }
 
 /// Whether a label is a team code printed as a place (EDE and its named
-/// chains, TBR, BBE).
-fn is_team_place_label(label: &str) -> bool {
+/// chains, TBR, BBE); a shipped FIDE team ruleset's EDE step (`EDEBT`,
+/// `EDET/P`) prints so too.
+pub fn is_team_place_label(label: &str) -> bool {
     let head = label
         .split(['/', ':'])
         .next()

@@ -401,7 +401,10 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     rs.procs[main]
                         .steps
                         .iter()
-                        .filter(|s| s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat))
+                        .filter(|s| {
+                            s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat)
+                                || tb::descriptors::is_team_place_label(&s.label)
+                        })
                         .map(|s| s.label.clone())
                         .collect(),
                     rs.procs[main].name.clone(),

@@ -212,6 +212,10 @@ fn standings<'a>(
     // Values of group-relative columns, `[participant * columns + column]`
     // (one table, not one list per participant).
     let width = columns.len();
+    // A participant's value of such a column is the one computed in the
+    // last (smallest) group it was tied in when the step applied: the
+    // comparison its place came from, which "Decided by" names. Earlier
+    // applications, to larger groups, are shown by `explain`.
     let mut group_values: Vec<Value> = if columns.iter().any(|c| c.group_relative) {
         vec![Value::Undef; n.saturating_mul(width)]
     } else {

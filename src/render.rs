@@ -595,6 +595,8 @@ fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
             }
             if c.places {
                 note.push_str(", printed as the place among those tied when it was reached, 0 if it separated none");
+            } else if c.group_relative {
+                note.push_str(", among the tied: as last compared");
             }
             note.push(')');
             if let Some(ci) = &c.cite {
@@ -1196,33 +1198,7 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event) {
     push_names(out, event, &t.group, ", ");
     out.push('\n');
     // Values a split tells apart print apart: more digits where needed.
-    let mut more: HashMap<Pid, More> = HashMap::new();
-    if let (Outcome::Split(parts), Some(dir)) = (&t.outcome, t.dir) {
-        let by_pid: HashMap<Pid, &Value> = t.values.iter().map(|(p, v)| (*p, v)).collect();
-        let value = |p: Pid| by_pid.get(&p).copied();
-        let mut found = Vec::new();
-        split_more(parts, &value, dir, t.decimals, &mut found);
-        for (p, m) in found {
-            let e = more.entry(p).or_insert(m);
-            *e = (*e).max(m);
-        }
-        // A pair still printed alike with the larger places: exactly.
-        if !more.is_empty() {
-            for w in parts.windows(2) {
-                let (_, above) = edge(&w[0], &value, dir, true);
-                let (_, below) = edge(&w[1], &value, dir, false);
-                if let (Some(a), Some(b)) = (above.first(), below.first()) {
-                    let (va, vb) = (by_pid[a], by_pid[b]);
-                    let (ma, mb) = (more.get(a).copied(), more.get(b).copied());
-                    if text_of(va, t.decimals, ma) == text_of(vb, t.decimals, mb) {
-                        for p in above.iter().chain(&below) {
-                            more.insert(*p, More::Exact);
-                        }
-                    }
-                }
-            }
-        }
-    }
+    let more = step_more(t);
     for (p, v) in &t.values {
         out.push_str("    ");
         push_name(out, event, *p);
@@ -1378,6 +1354,63 @@ fn split_more<'a>(
             out.extend(above.into_iter().chain(below).map(|p| (p, m)));
         }
     }
+}
+
+/// For one step of the trace, the members whose values would print alike
+/// across a split, with the digits that print them apart (as
+/// [`table_more`] for the table, checked the same way).
+fn step_more(t: &TraceStep) -> HashMap<Pid, More> {
+    let mut more: HashMap<Pid, More> = HashMap::new();
+    if let (Outcome::Split(parts), Some(dir)) = (&t.outcome, t.dir) {
+        let by_pid: HashMap<Pid, &Value> = t.values.iter().map(|(p, v)| (*p, v)).collect();
+        let value = |p: Pid| by_pid.get(&p).copied();
+        let mut found = Vec::new();
+        split_more(parts, &value, dir, t.decimals, &mut found);
+        for (p, m) in found {
+            let e = more.entry(p).or_insert(m);
+            *e = (*e).max(m);
+        }
+        // A pair still printed alike with the larger places: exactly.
+        if !more.is_empty() {
+            for w in parts.windows(2) {
+                let (_, above) = edge(&w[0], &value, dir, true);
+                let (_, below) = edge(&w[1], &value, dir, false);
+                if let (Some(a), Some(b)) = (above.first(), below.first()) {
+                    let (va, vb) = (by_pid[a], by_pid[b]);
+                    let (ma, mb) = (more.get(a).copied(), more.get(b).copied());
+                    if text_of(va, t.decimals, ma) == text_of(vb, t.decimals, mb) {
+                        for p in above.iter().chain(&below) {
+                            more.insert(*p, More::Exact);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    more
+}
+
+/// The cells of the standings printed with more digits than their column's
+/// decimals, `(row, column) → text`: where the decimals would print alike
+/// two values a step separates (the table, CSV, Markdown, HTML and JSON
+/// `values` print these texts).
+pub fn more_digits(s: &Standings) -> HashMap<(usize, usize), String> {
+    table_more(s)
+        .into_iter()
+        .filter_map(|((r, c), m)| {
+            let v = s.rows.get(r)?.values.get(c)?;
+            Some(((r, c), text_of(v, s.columns[c].decimals, Some(m))?))
+        })
+        .collect()
+}
+
+/// As [`more_digits`] for one step of `explain`: participant → text.
+pub fn step_more_digits(t: &TraceStep) -> HashMap<Pid, String> {
+    let by_pid: HashMap<Pid, &Value> = t.values.iter().map(|(p, v)| (*p, v)).collect();
+    step_more(t)
+        .into_iter()
+        .filter_map(|(p, m)| Some((p, text_of(by_pid.get(&p)?, t.decimals, Some(m))?)))
+        .collect()
 }
 
 /// Every cell of the standings to print with more digits, by

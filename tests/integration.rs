@@ -22,6 +22,7 @@ mod bridge_wbf_round_robin;
 mod bridge_wbf_swiss;
 mod cli;
 mod cli_diagnostics;
+mod direction;
 mod columnar;
 mod error_catalogue;
 mod fide_cli;
