@@ -351,7 +351,11 @@ impl Checker {
                     } else {
                         format!("step `{text}` does not say whether higher or lower is better")
                     },
-                    if reversed { "nothing to reverse" } else { "which way is better?" },
+                    if reversed {
+                        "nothing to reverse"
+                    } else {
+                        "which way is better?"
+                    },
                     &help,
                 );
                 (Direction::Desc, false)

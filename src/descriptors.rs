@@ -742,7 +742,11 @@ impl Chain {
                     let (e, asc, art) = match c {
                         'C' => (format!("mutual_board_count({p})"), true, "12.1"),
                         'T' => (format!("mutual_top_board_results({p})"), false, "12.2"),
-                        _ => (format!("mutual_bottom_board_elimination({p})"), false, "12.3"),
+                        _ => (
+                            format!("mutual_bottom_board_elimination({p})"),
+                            false,
+                            "12.3",
+                        ),
                     };
                     let dir = direction_word(&e, asc, d.reverse);
                     body.push_str(&format!(

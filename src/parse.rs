@@ -76,7 +76,9 @@ fn phrase(rule: &Rule) -> &'static str {
         Rule::direction | Rule::kw_desc | Rule::kw_asc | Rule::kw_reversed => {
             "`desc`, `asc` or `reversed`"
         }
-        Rule::better | Rule::kw_higher | Rule::kw_lower => "`higher is better` or `lower is better`",
+        Rule::better | Rule::kw_higher | Rule::kw_lower => {
+            "`higher is better` or `lower is better`"
+        }
         Rule::kw_is => "`is`",
         Rule::kw_better => "`better`",
         Rule::step | Rule::kw_step => "`step`",

@@ -813,14 +813,16 @@ fn json_row<'a>(
     out.push_str(if is_shared(s, i) { "true" } else { "false" });
     out.push_str(",\n      \"values\": ");
     let values = out.len();
-    let same = json_object(out, keys, &r.values, |out, v, ci| match more.get(&(i, ci)) {
-        None => json_shown(out, v, s.columns[ci].decimals),
-        Some(&m) => {
-            match text_of(v, s.columns[ci].decimals, Some(m)) {
-                Some(t) => push_json_str(out, &t),
-                None => out.push_str("null"),
+    let same = json_object(out, keys, &r.values, |out, v, ci| {
+        match more.get(&(i, ci)) {
+            None => json_shown(out, v, s.columns[ci].decimals),
+            Some(&m) => {
+                match text_of(v, s.columns[ci].decimals, Some(m)) {
+                    Some(t) => push_json_str(out, &t),
+                    None => out.push_str("null"),
+                }
+                false
             }
-            false
         }
     });
     let values = values..out.len();
@@ -1063,7 +1065,14 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
             continue;
         }
         if !pids.is_empty() && t.group.len() > 64 {
-            let _ = write!(out, "{} / {}{}: ", t.procedure, t.criterion, dir_note(t.dir));
+            let _ = write!(
+                out,
+                "{} / {}{}: ",
+                t.procedure,
+                t.criterion,
+                dir_note(t.dir)
+            );
+            let more = step_more(t);
             let shown = t.values.iter().filter(|(p, _)| pids.contains(p));
             for (k, (p, v)) in shown.enumerate() {
                 if k > 0 {
@@ -1071,7 +1080,7 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
                 }
                 push_name(&mut out, event, *p);
                 out.push_str(" = ");
-                push_cell(&mut out, v, t.decimals);
+                push_cell_more(&mut out, v, t.decimals, more.get(p).copied());
             }
             out.push('\n');
             continue;
@@ -1089,7 +1098,9 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
         if let Some(ci) = places_line {
             out.push_str("  printed in the ");
             out.push_str(&t.criterion);
-            out.push_str(" column (place among them after every re-application; 0: not separated): ");
+            out.push_str(
+                " column (place among them after every re-application; 0: not separated): ",
+            );
             for (k, p) in t.group.iter().enumerate() {
                 if k > 0 {
                     out.push_str(", ");

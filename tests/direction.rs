@@ -81,9 +81,8 @@ fn contradicting_a_declared_higher_is_an_error() {
 fn a_bare_name_takes_the_declared_direction() {
     let ev = de_event();
     // Lower is better: the fewest points first.
-    let rs = inline(
-        "metric pts \"P\" lower is better = score\nprocedure p { step pts }\nstandings p\n",
-    );
+    let rs =
+        inline("metric pts \"P\" lower is better = score\nprocedure p { step pts }\nstandings p\n");
     let proc_ = &rs.procs[rs.standings.unwrap()];
     assert_eq!(proc_.steps[0].dir, Direction::Asc);
     assert!(!proc_.steps[0].reversed);
@@ -146,7 +145,9 @@ fn a_step_with_no_direction_to_go_by_is_an_error() {
         vec!["tb::check::no_direction"]
     );
     // The direction words are not reserved: names may still use them.
-    inline("metric lower = 1\nmetric better higher is better = lower\nprocedure p { step better }\n");
+    inline(
+        "metric lower = 1\nmetric better higher is better = lower\nprocedure p { step better }\n",
+    );
 }
 
 /// FIDE `/R` reverses the code's direction, visibly (`reversed` in the
@@ -349,7 +350,10 @@ fn explain_applications(text: &str) -> Vec<Applied> {
                 values: HashMap::new(),
                 parts: Vec::new(),
             });
-        } else if let Some(v) = line.strip_prefix("    ").filter(|l| !l.starts_with("still")) {
+        } else if let Some(v) = line
+            .strip_prefix("    ")
+            .filter(|l| !l.starts_with("still"))
+        {
             if let (Some((n, v)), Some(a)) = (v.rsplit_once(" = "), out.last_mut()) {
                 a.values.insert(n.to_string(), v.to_string());
             }
@@ -365,13 +369,12 @@ fn explain_applications(text: &str) -> Vec<Applied> {
     out
 }
 
-/// Cells by (printed name, column label) from a table-like format whose
-/// rows are split into cells by `cells`.
-fn cells_by_name(
-    header: Vec<String>,
-    rows: Vec<Vec<String>>,
-    name_col: usize,
-) -> HashMap<(String, String), String> {
+/// Printed cells by (participant's printed name, column label).
+type Cells = HashMap<(String, String), String>;
+
+/// Cells by (printed name, column label) from a format's header and rows
+/// already split into cells; `name_col` holds the printed name.
+fn cells_by_name(header: Vec<String>, rows: Vec<Vec<String>>, name_col: usize) -> Cells {
     let mut m = HashMap::new();
     for r in rows {
         for (k, h) in header.iter().enumerate() {
@@ -409,15 +412,16 @@ fn csv_fields(line: &str) -> Vec<String> {
 /// `tb explain`'s account of the step.
 #[test]
 fn separated_participants_print_apart_in_every_format() {
-    let examples: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
-        .unwrap()
-        .map(|f| f.unwrap().path())
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e == "toml" || e == "json" || e == "csv")
-        })
-        .map(|p| format!("examples/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
+    let examples: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples"))
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e == "toml" || e == "json" || e == "csv")
+            })
+            .map(|p| format!("examples/{}", p.file_name().unwrap().to_string_lossy()))
+            .collect();
     let (dir, ratio_tb, ratio_toml) = ratio_files("property");
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (name, ..) in tb::shipped::list() {
@@ -440,7 +444,7 @@ fn separated_participants_print_apart_in_every_format() {
             .iter()
             .map(|p| (p["id"].as_str().unwrap().to_string(), shown_name(p)))
             .collect();
-        let mut formats: Vec<(&str, HashMap<(String, String), String>)> = Vec::new();
+        let mut formats: Vec<(&str, Cells)> = Vec::new();
         let mut j = HashMap::new();
         for p in &rows {
             if let Some(vals) = p["values"].as_object() {
@@ -486,7 +490,12 @@ fn separated_participants_print_apart_in_every_format() {
         let cells = |l: &str, tag: &str| -> Vec<String> {
             l.split(&format!("<{tag}>"))
                 .skip(1)
-                .map(|c| c.split(&format!("</{tag}>")).next().unwrap_or("").replace("&amp;", "&"))
+                .map(|c| {
+                    c.split(&format!("</{tag}>"))
+                        .next()
+                        .unwrap_or("")
+                        .replace("&amp;", "&")
+                })
                 .collect()
         };
         let head = html

@@ -310,12 +310,16 @@ mod reference {
             .map(|(i, r)| {
                 let p = &event.participants[r.pid];
                 let mut row = vec![rank_text(s, i), format!("{} ({})", p.name, p.id)];
-                row.extend(r.values.iter().zip(&s.columns).enumerate().map(
-                    |(ci, (v, c))| match more.get(&(i, ci)) {
-                        Some(t) => t.clone(),
-                        None => cell(v, c.decimals),
-                    },
-                ));
+                row.extend(
+                    r.values
+                        .iter()
+                        .zip(&s.columns)
+                        .enumerate()
+                        .map(|(ci, (v, c))| match more.get(&(i, ci)) {
+                            Some(t) => t.clone(),
+                            None => cell(v, c.decimals),
+                        }),
+                );
                 row.push(decided_text(s, i));
                 row
             })
@@ -426,12 +430,16 @@ mod reference {
         for (i, r) in s.rows.iter().enumerate() {
             let p = &event.participants[r.pid];
             let mut row = vec![r.rank.to_string(), p.id.clone(), p.name.clone()];
-            row.extend(r.values.iter().zip(&s.columns).enumerate().map(
-                |(ci, (v, c))| match more.get(&(i, ci)) {
-                    Some(t) => t.clone(),
-                    None => v.display(c.decimals).unwrap_or_default(),
-                },
-            ));
+            row.extend(
+                r.values
+                    .iter()
+                    .zip(&s.columns)
+                    .enumerate()
+                    .map(|(ci, (v, c))| match more.get(&(i, ci)) {
+                        Some(t) => t.clone(),
+                        None => v.display(c.decimals).unwrap_or_default(),
+                    }),
+            );
             row.push(decided_text(s, i));
             out.push_str(
                 &row.iter()
@@ -532,8 +540,7 @@ mod reference {
                     let row = |p: usize| s.rows.iter().find(|r| r.pid == p);
                     let differs = t.values.iter().any(|(p, v)| {
                         row(*p).is_some_and(|r| {
-                            tb::eval::compare_values(&r.values[ci], v)
-                                != std::cmp::Ordering::Equal
+                            tb::eval::compare_values(&r.values[ci], v) != std::cmp::Ordering::Equal
                         })
                     });
                     if differs {
@@ -570,11 +577,15 @@ mod reference {
                 continue;
             }
             if !pids.is_empty() && t.group.len() > 64 {
+                let more = tb::render::step_more_digits(t);
                 let vals: Vec<String> = t
                     .values
                     .iter()
                     .filter(|(p, _)| pids.contains(p))
-                    .map(|(p, v)| format!("{} = {}", name(*p), cell(v, t.decimals)))
+                    .map(|(p, v)| {
+                        let shown = more.get(p).cloned().unwrap_or_else(|| cell(v, t.decimals));
+                        format!("{} = {shown}", name(*p))
+                    })
                     .collect();
                 out.push_str(&format!(
                     "{} / {}{}: {}\n",
@@ -624,10 +635,7 @@ mod reference {
         ));
         let more = tb::render::step_more_digits(t);
         for (p, v) in &t.values {
-            let shown = more
-                .get(p)
-                .cloned()
-                .unwrap_or_else(|| cell(v, t.decimals));
+            let shown = more.get(p).cloned().unwrap_or_else(|| cell(v, t.decimals));
             out.push_str(&format!("    {} = {shown}\n", name(*p)));
         }
         match &t.outcome {
