@@ -102,6 +102,8 @@ pub struct MetricDef {
     pub params: Vec<Ident>,
     /// Display label.
     pub label: Option<String>,
+    /// `higher is better` / `lower is better`, and where it is written.
+    pub better: Option<(Direction, Span)>,
     /// Defining expression.
     pub body: Expr,
     /// Article it implements.
@@ -138,8 +140,9 @@ pub struct ProcDef {
 pub struct Step {
     /// The value compared.
     pub expr: Expr,
-    /// Higher or lower is better.
-    pub dir: Direction,
+    /// `desc`, `asc` or `reversed` as written, and where; `None` when the
+    /// step takes its definition's declared direction.
+    pub dir: Option<(StepDir, Span)>,
     /// Only a unique best/worst member is separated.
     pub select: Option<Select>,
     /// The step applies only when this holds for the group.
@@ -165,6 +168,41 @@ pub enum Direction {
     Desc,
     /// Lower is better.
     Asc,
+}
+
+impl Direction {
+    /// The other way.
+    pub fn reversed(self) -> Direction {
+        match self {
+            Direction::Desc => Direction::Asc,
+            Direction::Asc => Direction::Desc,
+        }
+    }
+
+    /// How the direction reads in output and help.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Direction::Desc => "higher is better",
+            Direction::Asc => "lower is better",
+        }
+    }
+
+    /// The step keyword for it.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Direction::Desc => "desc",
+            Direction::Asc => "asc",
+        }
+    }
+}
+
+/// The direction word a step may carry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepDir {
+    /// `desc` or `asc`.
+    Given(Direction),
+    /// `reversed`: the opposite of the definition's declared direction.
+    Reversed,
 }
 
 /// `select best` / `select worst`.

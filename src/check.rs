@@ -1,6 +1,6 @@
 //! AST → plan: load imports, resolve every name, check arities, cycles and contexts; report all errors at once.
 
-use crate::ast::{self, Action, ExprKind, FileId, HeaderKind, Item};
+use crate::ast::{self, Action, Direction, ExprKind, FileId, HeaderKind, Item, StepDir};
 use crate::diag::{Diag, Source, Span};
 use crate::num::Num;
 use crate::parse;
@@ -293,6 +293,83 @@ impl Checker {
         true
     }
 
+    /// Which way a step ranks, and whether it is `reversed`: its own `desc`
+    /// or `asc`, else the declared direction of the metric or criterion it
+    /// names (`name` or `name(args)`). A word that contradicts the
+    /// declaration, a step with no direction to go by, and `reversed` over a
+    /// value that declares none are errors: each would rank the other way
+    /// without a word (a place compared `desc` puts the last first).
+    fn step_direction(&mut self, fid: FileId, s: &ast::Step) -> (Direction, bool) {
+        let named = match &s.expr.kind {
+            ExprKind::Var(n) | ExprKind::Call(ast::Ident { name: n, .. }, _) => {
+                self.metric_ix.get(n).map(|&i| (n.clone(), i))
+            }
+            _ => None,
+        };
+        let declared = named.as_ref().and_then(|(n, i)| {
+            let (dfid, def) = &self.metric_defs[*i];
+            def.better.map(|(d, sp)| {
+                let (l, _) = self.files[*dfid].line_col(sp.start);
+                (n.clone(), d, format!("{}:{l}", self.files[*dfid].name))
+            })
+        });
+        let text = self.files[fid].text[s.expr.span.start..s.expr.span.end].to_string();
+        match (s.dir, declared) {
+            (None, Some((_, d, _))) => (d, false),
+            (Some((StepDir::Given(g), _)), None) => (g, false),
+            (Some((StepDir::Given(g), at)), Some((n, d, wher))) => {
+                if g != d {
+                    self.err(
+                        fid,
+                        at,
+                        "tb::check::direction",
+                        format!(
+                            "step `{text}` ranks `{}` ({}), but `{n}` is declared `{}`",
+                            g.keyword(),
+                            g.phrase(),
+                            d.phrase()
+                        ),
+                        &format!("contradicts the definition ({wher})"),
+                        &format!(
+                            "drop `{}`: the step takes `{}` from the definition; to rank the other way on purpose, write `reversed`",
+                            g.keyword(),
+                            d.phrase()
+                        ),
+                    );
+                }
+                (d, false)
+            }
+            (Some((StepDir::Reversed, _)), Some((_, d, _))) => (d.reversed(), true),
+            (dir, None) => {
+                let at = dir.map(|(_, sp)| sp).unwrap_or(s.expr.span);
+                let reversed = dir.is_some();
+                let help = match &named {
+                    Some((n, _)) => format!(
+                        "declare it where `{n}` is defined (`... \"Label\" higher is better = ...` or `lower is better`), or write `desc` (higher is better) or `asc` (lower is better) after the step's value"
+                    ),
+                    None => "write `desc` (higher is better) or `asc` (lower is better) after the step's value".to_string(),
+                };
+                self.err(
+                    fid,
+                    at,
+                    "tb::check::no_direction",
+                    if reversed {
+                        format!("step `{text} reversed`: `{text}` declares no direction to reverse")
+                    } else {
+                        format!("step `{text}` does not say whether higher or lower is better")
+                    },
+                    if reversed {
+                        "nothing to reverse"
+                    } else {
+                        "which way is better?"
+                    },
+                    &help,
+                );
+                (Direction::Desc, false)
+            }
+        }
+    }
+
     /// Gather definitions from every file; the root's headers describe the ruleset.
     fn collect(&mut self) {
         let asts = std::mem::take(&mut self.asts);
@@ -490,6 +567,7 @@ impl Checker {
                 cite: m.cite.clone(),
                 doc: m.doc.clone(),
                 group_relative: m.group_relative,
+                better: m.better.map(|(d, _)| d),
                 file: fid,
                 span: m.name.span,
             });
@@ -530,10 +608,12 @@ impl Checker {
                     _ => self.files[fid].text[s.expr.span.start..s.expr.span.end].to_string(),
                 });
                 let cite = s.cite.clone();
+                let (dir, reversed) = self.step_direction(fid, s);
                 steps.push(PStep {
                     expr,
                     slots: sc.max_slots,
-                    dir: s.dir,
+                    dir,
+                    reversed,
                     select: s.select,
                     when,
                     then,

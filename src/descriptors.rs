@@ -687,7 +687,7 @@ impl Chain {
             .iter()
             .any(|d| matches!(d.code, Code::Pts | Code::Mpts))
         {
-            main.push_str("    step tournament_score desc as \"PTS\" cite \"Art. 4.2\"\n");
+            main.push_str("    step tournament_score as \"PTS\" cite \"Art. 4.2\"\n");
         }
         main.push_str(&self.steps_from(0, &mut procs));
         s.push_str(&format!("procedure {PROCEDURE} cite \"Art. 4.2\" {{\n"));
@@ -707,7 +707,7 @@ impl Chain {
         let mut s = String::new();
         for (i, d) in self.descriptors.iter().enumerate().skip(from) {
             let (expr, asc, repeat) = step_expr(d);
-            let dir = if asc != d.reverse { "asc" } else { "desc" };
+            let dir = direction_word(&expr, asc, d.reverse);
             let mut cite = d.article.to_string();
             if d.cut > 0 || d.median > 0 {
                 cite.push_str(if matches!(d.code, Code::Esb(..)) {
@@ -732,25 +732,25 @@ impl Chain {
                 let p = tf(d.forfeits);
                 let mut body = String::new();
                 body.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}) {dir} then repeat as {label} cite \"Art. 13.3.1, 6\"\n"
+                    "    step team_direct_encounter(false, {p}){dir} then repeat as {label} cite \"Art. 13.3.1, 6\"\n"
                 ));
                 body.push_str(&format!(
-                    "    step team_direct_encounter(true, {p}) {dir} then {name} as {label} cite \"Art. 13.3.1, 13.3.3\"\n"
+                    "    step team_direct_encounter(true, {p}){dir} then {name} as {label} cite \"Art. 13.3.1, 13.3.3\"\n"
                 ));
                 let two = "when count(group) == 2";
-                let (hi, lo) = if d.reverse {
-                    ("asc", "desc")
-                } else {
-                    ("desc", "asc")
-                };
                 for c in board.chars() {
-                    let (e, dir, art) = match c {
-                        'C' => (format!("mutual_board_count({p})"), lo, "12.1"),
-                        'T' => (format!("mutual_top_board_results({p})"), hi, "12.2"),
-                        _ => (format!("mutual_bottom_board_elimination({p})"), hi, "12.3"),
+                    let (e, asc, art) = match c {
+                        'C' => (format!("mutual_board_count({p})"), true, "12.1"),
+                        'T' => (format!("mutual_top_board_results({p})"), false, "12.2"),
+                        _ => (
+                            format!("mutual_bottom_board_elimination({p})"),
+                            false,
+                            "12.3",
+                        ),
                     };
+                    let dir = direction_word(&e, asc, d.reverse);
                     body.push_str(&format!(
-                        "    step {e} {dir} {two} as {label} cite \"Art. 13.3.2, {art}\"\n"
+                        "    step {e}{dir} {two} as {label} cite \"Art. 13.3.2, {art}\"\n"
                     ));
                 }
                 body.push_str(&self.steps_from(i + 1, procs));
@@ -759,7 +759,7 @@ impl Chain {
                     d.text.replace('\n', " ")
                 ));
                 s.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}) {dir} then {name} as {label} cite {cite}\n"
+                    "    step team_direct_encounter(false, {p}){dir} then {name} as {label} cite {cite}\n"
                 ));
                 return s;
             }
@@ -770,10 +770,27 @@ impl Chain {
                 ""
             };
             s.push_str(&format!(
-                "    step {expr} {dir}{when}{then} as {label} cite {cite}\n"
+                "    step {expr}{dir}{when}{then} as {label} cite {cite}\n"
             ));
         }
         s
+    }
+}
+
+/// The direction a generated step writes: nothing over a metric or
+/// criterion of the FIDE libraries, which declare their own (`lower is
+/// better` for DE, TPN, Board Count), and ` reversed` for `/R`, visible in
+/// the ruleset text; `desc`/`asc` over a composed expression (`sum(...)` of
+/// a cut list), which has no declaration to follow. `asc` is the code's own
+/// direction (lower is better); `checks_agree` in the tests holds the two
+/// together.
+fn direction_word(expr: &str, asc: bool, reverse: bool) -> &'static str {
+    let composed = expr.starts_with("sum(");
+    match (composed, reverse) {
+        (false, false) => "",
+        (false, true) => " reversed",
+        (true, _) if asc != reverse => " asc",
+        (true, _) => " desc",
     }
 }
 
@@ -933,6 +950,7 @@ pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[St
         let Some(ci) = st.columns.iter().position(|c| &c.label == label) else {
             continue;
         };
+        st.columns[ci].places = true;
         // Every application of the step, by its group.
         let mut by_group: HashMap<Vec<usize>, usize> = HashMap::new();
         let mut repeated: Vec<Vec<usize>> = Vec::new();
@@ -978,8 +996,9 @@ pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[St
 }
 
 /// Whether a label is a team code printed as a place (EDE and its named
-/// chains, TBR, BBE).
-fn is_team_place_label(label: &str) -> bool {
+/// chains, TBR, BBE); a shipped FIDE team ruleset's EDE step (`EDEBT`,
+/// `EDET/P`) prints so too.
+pub fn is_team_place_label(label: &str) -> bool {
     let head = label
         .split(['/', ':'])
         .next()
@@ -1000,6 +1019,7 @@ fn team_places(st: &mut Standings, label: &str) {
     let Some(ci) = st.columns.iter().position(|c| c.label == label) else {
         return;
     };
+    st.columns[ci].places = true;
     let steps: Vec<&crate::rank::TraceStep> =
         st.trace.iter().filter(|t| t.criterion == label).collect();
     // The groups that reached the code: not inside another such group.
@@ -1118,6 +1138,58 @@ mod tests {
         assert_eq!(codes("PTS,,BH"), vec![E_EMPTY]);
         assert_eq!(codes(""), vec![E_EMPTY]);
         assert_eq!(codes("XYZ,WIN/C1"), vec![E_UNKNOWN, E_INVALID]);
+    }
+
+    /// Each generated step ranks the way its code does (`step_expr`'s
+    /// lower-is-better flag), whether the direction comes from the FIDE
+    /// library's declaration or is written; `/R` reverses it, visibly
+    /// (`reversed` over a declared name).
+    #[test]
+    fn checks_agree() {
+        for (lists, team) in [
+            (
+                "PTS,DE,WIN,WON,BPG,BWG,PS,REP,BH,BH/C1,AOB,FB,SB,SB/M1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,STD,TPN,RTNG",
+                false,
+            ),
+            ("MPTS,GPTS,MPVGP,BC,TBR,BBE,EMMSB,EGGSB/C1,SSSC,EDE", true),
+        ] {
+            for reverse in [false, true] {
+                let text: Vec<String> = lists
+                    .split(',')
+                    .map(|c| {
+                        if reverse && c != "PTS" && c != "MPTS" {
+                            format!("{c}/R")
+                        } else {
+                            c.to_string()
+                        }
+                    })
+                    .collect();
+                let src = Source::new("--tiebreaks", text.join(","));
+                let ds = parse_list_for(&src, team).expect("descriptors");
+                let chain = Chain::new(ds.clone(), Edition::E2026);
+                let rs = ruleset(&chain, &[]).unwrap_or_else(|d| panic!("{}", d.plain()));
+                let main = &rs.procs[rs.standings.expect("standings")];
+                for d in &ds {
+                    let (expr, asc, _) = step_expr(d);
+                    let step = main
+                        .steps
+                        .iter()
+                        .find(|s| s.label == d.text)
+                        .unwrap_or_else(|| panic!("no step for {}", d.text));
+                    let want = if asc != d.reverse {
+                        crate::ast::Direction::Asc
+                    } else {
+                        crate::ast::Direction::Desc
+                    };
+                    assert_eq!(step.dir, want, "{}", d.text);
+                    let written = chain.ruleset_text();
+                    if d.reverse && !expr.starts_with("sum(") {
+                        assert!(step.reversed, "{} is written `reversed`", d.text);
+                        assert!(written.contains(" reversed "), "{written}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

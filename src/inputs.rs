@@ -190,6 +190,15 @@ fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Us
             walk(b, types, guard, out);
         }
         PKind::Unary(_, x) => walk(x, types, guard, out),
+        // `x ?? undefined` gives no default: it asks whether the event
+        // records `x` at all (undefined either way where it does not), as
+        // `defined(r.imps ?? undefined)` does.
+        PKind::Binary(BinOp::Coalesce, a, b)
+            if matches!(&b.kind, PKind::Binary(BinOp::Div, _, z)
+                if matches!(z.kind, PKind::Num(n) if n == Num::ZERO)) =>
+        {
+            walk(a, types, guard, out);
+        }
         PKind::Binary(BinOp::Coalesce, a, b) => {
             walk(a, types, Some(const_num(b)), out);
             walk(b, types, guard, out);

@@ -154,6 +154,10 @@ enum Cmd {
         /// Shipped names or paths.
         #[arg(required = true)]
         rulesets: Vec<String>,
+        /// Also list each procedure's steps: label, direction (higher or
+        /// lower is better), hand-off and article.
+        #[arg(long, short)]
+        verbose: bool,
     },
     /// Compare the computed ranking with the one recorded in the data.
     Verify {
@@ -416,7 +420,10 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     rs.procs[main]
                         .steps
                         .iter()
-                        .filter(|s| s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat))
+                        .filter(|s| {
+                            s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat)
+                                || tb::descriptors::is_team_place_label(&s.label)
+                        })
                         .map(|s| s.label.clone())
                         .collect(),
                     rs.procs[main].name.clone(),
@@ -518,20 +525,25 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
             out!("{}", tb::render::explain(&st, event, &pids));
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Check { rulesets } => {
+        Cmd::Check { rulesets, verbose } => {
             let mut failed = None;
             for r in &rulesets {
                 match load_ruleset(r, &[]) {
-                    Ok(rs) => outln!(
-                        "{r}: ok ({} metrics, {} procedures{})",
-                        rs.metrics.len(),
-                        rs.procs.len(),
-                        if rs.standings.is_some() {
-                            ""
-                        } else {
-                            ", library"
+                    Ok(rs) => {
+                        outln!(
+                            "{r}: ok ({} metrics, {} procedures{})",
+                            rs.metrics.len(),
+                            rs.procs.len(),
+                            if rs.standings.is_some() {
+                                ""
+                            } else {
+                                ", library"
+                            }
+                        );
+                        if verbose {
+                            out!("{}", tb::render::procedures(&rs));
                         }
-                    ),
+                    }
                     Err(d) => failed = Some(d),
                 }
             }

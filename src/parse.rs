@@ -73,7 +73,14 @@ fn phrase(rule: &Rule) -> &'static str {
         Rule::ident => "a name",
         Rule::string | Rule::string_inner => "a string in double quotes",
         Rule::number | Rule::integer => "a number",
-        Rule::direction | Rule::kw_desc | Rule::kw_asc => "`desc` or `asc`",
+        Rule::direction | Rule::kw_desc | Rule::kw_asc | Rule::kw_reversed => {
+            "`desc`, `asc` or `reversed`"
+        }
+        Rule::better | Rule::kw_higher | Rule::kw_lower => {
+            "`higher is better` or `lower is better`"
+        }
+        Rule::kw_is => "`is`",
+        Rule::kw_better => "`better`",
         Rule::step | Rule::kw_step => "`step`",
         Rule::end_clause | Rule::kw_otherwise => "`otherwise`",
         Rule::end_kind => "`shared`, `lots` or `unresolved \"reason\"`",
@@ -461,12 +468,21 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
             let mut label = None;
             let mut body = None;
             let mut cite_s = None;
+            let mut better = None;
             for c in p.into_inner() {
                 match c.as_rule() {
                     Rule::kw_metric | Rule::kw_criterion => {}
                     Rule::ident => name = Some(ident(c)),
                     Rule::param_list => params = c.into_inner().map(ident).collect(),
                     Rule::string => label = Some(string(c)),
+                    Rule::better => {
+                        let at = span_of(&c);
+                        let dir = match c.into_inner().next().map(|k| k.as_rule()) {
+                            Some(Rule::kw_lower) => Direction::Asc,
+                            _ => Direction::Desc,
+                        };
+                        better = Some((dir, at));
+                    }
                     Rule::expr => body = Some(expr(c, src)?),
                     Rule::cite => cite_s = c.into_inner().nth(1).map(string),
                     _ => return Err(bad(&c, src, "token in a definition")),
@@ -477,6 +493,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                     name,
                     params,
                     label,
+                    better,
                     body,
                     cite: cite_s,
                     doc,
@@ -593,7 +610,7 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
     let sp = span_of(&p);
     let doc = doc_before(src, sp.start);
     let mut e = None;
-    let mut dir = Direction::Desc;
+    let mut dir = None;
     let mut st = Step {
         expr: Expr {
             kind: ExprKind::Bool(false),
@@ -614,10 +631,13 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
             Rule::kw_step => {}
             Rule::expr => e = Some(expr(c, src)?),
             Rule::direction => {
-                dir = match c.into_inner().next().map(|k| k.as_rule()) {
-                    Some(Rule::kw_asc) => Direction::Asc,
-                    _ => Direction::Desc,
-                }
+                let at = span_of(&c);
+                let d = match c.into_inner().next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_asc) => StepDir::Given(Direction::Asc),
+                    Some(Rule::kw_reversed) => StepDir::Reversed,
+                    _ => StepDir::Given(Direction::Desc),
+                };
+                dir = Some((d, at));
             }
             Rule::select => {
                 st.select = match c.into_inner().nth(1).map(|k| k.as_rule()) {

@@ -85,6 +85,8 @@ pub struct Metric {
     pub doc: String,
     /// Computed among the tied group.
     pub group_relative: bool,
+    /// `higher is better` / `lower is better` as declared, if it is.
+    pub better: Option<Direction>,
     /// File and span of the definition.
     pub file: FileId,
     /// Span of the name.
@@ -117,8 +119,11 @@ pub struct PStep {
     pub expr: PExpr,
     /// Local slots its expressions need.
     pub slots: usize,
-    /// Higher or lower is better.
+    /// Higher or lower is better: the step's `desc`/`asc`, else its
+    /// definition's declared direction (reversed by `reversed`).
     pub dir: Direction,
+    /// Written `reversed`: ranks against its definition's declared direction.
+    pub reversed: bool,
     /// Unique best / worst only.
     pub select: Option<Select>,
     /// Condition on the group.

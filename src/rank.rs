@@ -41,6 +41,17 @@ pub struct Column {
     pub decimals: Option<u32>,
     /// Computed among a tied group (shown only where it was used).
     pub group_relative: bool,
+    /// Which way the step ranks (printed as "higher is better" / "lower is better").
+    pub dir: Direction,
+    /// Written `reversed`: against its definition's declared direction.
+    pub reversed: bool,
+    /// Printed as FIDE prints Direct Encounter and the team codes EDE, TBR,
+    /// BBE: a place in the group tied when the step was reached, after every
+    /// re-application (0: not separated there), set by
+    /// `descriptors::direct_encounter_places`. Otherwise a group-relative
+    /// column shows the value of the participant's last application (the
+    /// smallest tied group it was computed in), as `explain` shows it last.
+    pub places: bool,
     /// (procedure, step) it comes from.
     pub origin: (ProcId, usize),
 }
@@ -98,6 +109,8 @@ pub struct TraceStep {
     pub values: Vec<(Pid, Value)>,
     /// Decimals for display.
     pub decimals: Option<u32>,
+    /// Which way the step ranks; `None` for the end of a procedure.
+    pub dir: Option<Direction>,
     /// What happened.
     pub outcome: Outcome,
     /// Where each sub-group went ("continue", "restart", "procedure two_teams", ...).
@@ -258,6 +271,10 @@ fn standings<'a>(
     // Values of group-relative columns, `[participant * columns + column]`
     // (one table, not one list per participant).
     let width = columns.len();
+    // A participant's value of such a column is the one computed in the
+    // last (smallest) group it was tied in when the step applied: the
+    // comparison its place came from, which "Decided by" names. Earlier
+    // applications, to larger groups, are shown by `explain`.
     let mut group_values: Vec<Value> = if columns.iter().any(|c| c.group_relative) {
         vec![Value::Undef; n.saturating_mul(width)]
     } else {
@@ -398,6 +415,7 @@ fn standings<'a>(
                     group: task.group.clone(),
                     values: Vec::new(),
                     decimals: step.decimals,
+                    dir: Some(step.dir),
                     outcome: Outcome::Skipped,
                     handoffs: Vec::new(),
                 });
@@ -478,6 +496,7 @@ fn standings<'a>(
                 group: next.group.clone(),
                 values,
                 decimals: step.decimals,
+                dir: Some(step.dir),
                 outcome: Outcome::NotSplit,
                 handoffs,
             });
@@ -523,6 +542,7 @@ fn standings<'a>(
             group: task.group.clone(),
             values,
             decimals: step.decimals,
+            dir: Some(step.dir),
             outcome: Outcome::Split(parts),
             handoffs,
         });
@@ -969,6 +989,7 @@ fn end(
         group: group.clone(),
         values: Vec::new(),
         decimals: None,
+        dir: None,
         outcome,
         handoffs: Vec::new(),
     };
@@ -1109,6 +1130,9 @@ fn columns(rs: &Ruleset, main: ProcId) -> Vec<Column> {
                 cite: s.cite.clone(),
                 decimals: s.decimals,
                 group_relative: s.group_relative,
+                dir: s.dir,
+                reversed: s.reversed,
+                places: false,
                 origin: (pid, si),
             });
         }

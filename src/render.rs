@@ -7,13 +7,15 @@
 //! that gives exactly the text of `Value::display` (the tests below compare
 //! the two); anything outside it goes through `Value::display` itself.
 
-use crate::eval::Value;
-use crate::model::Event;
+use crate::ast::Direction;
+use crate::eval::{compare_values, Value};
+use crate::model::{Event, Pid};
 use crate::num::Num;
 use crate::plan::Ruleset;
 use crate::rank::{Decided, Outcome, Standings, TraceStep};
 use serde_json::{json, Map, Value as Json};
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::fmt::{self, Write as _};
 use std::ops::Range;
 
@@ -325,6 +327,17 @@ fn push_cell(out: &mut Out, v: &Value, decimals: Option<u32>) {
     }
 }
 
+/// Appends a cell as [`push_cell`] does, with `more` digits where given.
+fn push_cell_more(out: &mut Out, v: &Value, decimals: Option<u32>, more: Option<More>) {
+    match more {
+        None => push_cell(out, v, decimals),
+        Some(m) => match text_of(v, decimals, Some(m)) {
+            Some(t) => out.push_str(&t),
+            None => out.push('-'),
+        },
+    }
+}
+
 /// Appends `n`'s `Display` text: its exact decimal, else `p/q`.
 fn push_exact(out: &mut Out, n: Num) {
     match Exact::of(n) {
@@ -542,6 +555,7 @@ struct Cells {
 
 impl Cells {
     fn new(s: &Standings, event: &Event) -> Cells {
+        let more = table_more(s);
         let per_row = s.columns.len() + 3;
         let mut text = Out::with_capacity((s.rows.len() + 1) * (32 + 8 * per_row));
         let mut bounds = Vec::with_capacity((s.rows.len() + 1) * per_row + 1);
@@ -565,8 +579,12 @@ impl Cells {
             bounds.push(text.len());
             push_name(&mut text, event, r.pid);
             bounds.push(text.len());
-            for (v, col) in r.values.iter().zip(&s.columns) {
-                push_cell(&mut text, v, col.decimals);
+            for (ci, (v, col)) in r.values.iter().zip(&s.columns).enumerate() {
+                if more.is_empty() {
+                    push_cell(&mut text, v, col.decimals);
+                } else {
+                    push_cell_more(&mut text, v, col.decimals, more.get(&(i, ci)).copied());
+                }
                 bounds.push(text.len());
             }
             decided(s, i).iter().for_each(|d| text.push_str(d));
@@ -622,10 +640,28 @@ fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     for r in 1..cells.len() {
         table_line(&mut out, &width, row(r));
     }
+    // Every column with its direction (a place is lower-is-better, a score
+    // higher-is-better: the reader must not have to guess), then its article.
     let cites: Vec<String> = s
         .columns
         .iter()
-        .filter_map(|c| c.cite.as_ref().map(|ci| format!("{}: {ci}", c.label)))
+        .map(|c| {
+            let mut note = format!("{} ({}", c.label, c.dir.phrase());
+            if c.reversed {
+                note.push_str(", reversed");
+            }
+            if c.places {
+                note.push_str(", printed as the place among those tied when it was reached, 0 if it separated none");
+            } else if c.group_relative {
+                note.push_str(", among the tied: as last compared");
+            }
+            note.push(')');
+            if let Some(ci) = &c.cite {
+                note.push_str(": ");
+                note.push_str(ci);
+            }
+            note
+        })
         .collect();
     if !cites.is_empty() {
         let _ = writeln!(out, "\nCriteria: {}", cites.join("; "));
@@ -685,6 +721,7 @@ fn push_spaces(out: &mut String, mut n: usize) {
 /// The JSON document of `tb eval --format json` (see the README for the
 /// schema) as a tree; `render` writes the same text directly.
 pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json {
+    let more = table_more(s);
     let rows: Vec<Json> = s
         .rows
         .iter()
@@ -693,13 +730,15 @@ pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json 
             let p = &event.participants[r.pid];
             let mut values = Map::new();
             let mut exact = Map::new();
-            for (v, c) in r.values.iter().zip(&s.columns) {
+            for (ci, (v, c)) in r.values.iter().zip(&s.columns).enumerate() {
                 // `values` holds decimal strings or null, nothing else (the
                 // contract); an infinite quotient is null there and
                 // "infinity" in `exact`.
                 let shown = match v {
                     Value::Inf => Json::Null,
-                    _ => v.display(c.decimals).map(Json::String).unwrap_or(Json::Null),
+                    _ => text_of(v, c.decimals, more.get(&(i, ci)).copied())
+                        .map(Json::String)
+                        .unwrap_or(Json::Null),
                 };
                 values.insert(c.label.clone(), shown);
                 let ex = match v {
@@ -750,7 +789,7 @@ fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Mem
         (
             "columns",
             columns
-                .map(|c| json!({"label": c.label, "cite": c.cite}))
+                .map(|c| json!({"label": c.label, "cite": c.cite, "better": better(c.dir), "reversed": c.reversed}))
                 .collect(),
         ),
     ];
@@ -803,10 +842,11 @@ fn json_text(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String 
         out.push_str("[]");
     } else {
         out.push('[');
+        let more = table_more(s);
         let mut decided_by = Repeat::new();
         for i in 0..s.rows.len() {
             out.push_str(if i == 0 { "\n" } else { ",\n" });
-            json_row(&mut out, s, event, &keys, &mut decided_by, i);
+            json_row(&mut out, s, event, &keys, &more, &mut decided_by, i);
         }
         out.push_str("\n  ]");
     }
@@ -835,6 +875,7 @@ fn json_row<'a>(
     s: &'a Standings,
     event: &Event,
     keys: &[(String, usize)],
+    more: &HashMap<(usize, usize), More>,
     decided_by: &mut Repeat<Option<&'a Decided>>,
     i: usize,
 ) {
@@ -851,7 +892,16 @@ fn json_row<'a>(
     out.push_str(",\n      \"values\": ");
     let values = out.len();
     let same = json_object(out, keys, &r.values, |out, v, ci| {
-        json_shown(out, v, s.columns[ci].decimals)
+        match more.get(&(i, ci)) {
+            None => json_shown(out, v, s.columns[ci].decimals),
+            Some(&m) => {
+                match text_of(v, s.columns[ci].decimals, Some(m)) {
+                    Some(t) => push_json_str(out, &t),
+                    None => out.push_str("null"),
+                }
+                false
+            }
+        }
     });
     let values = values..out.len();
     out.push_str(",\n      \"exact\": ");
@@ -940,6 +990,7 @@ fn json_exact(out: &mut Out, v: &Value) {
 }
 
 fn csv(s: &Standings, event: &Event) -> String {
+    let more = table_more(s);
     let mut out = Out::with_capacity(256 + s.rows.len() * (48 + 12 * s.columns.len()));
     let head = ["rank", "id", "name"]
         .into_iter()
@@ -960,10 +1011,19 @@ fn csv(s: &Standings, event: &Event) -> String {
         push_csv(&mut out, &p.id);
         out.push(',');
         push_csv(&mut out, &p.name);
-        for (v, c) in r.values.iter().zip(&s.columns) {
+        for (ci, (v, c)) in r.values.iter().zip(&s.columns).enumerate() {
             out.push(',');
             // An undefined value is an empty field.
-            push_value(&mut out, v, c.decimals, push_csv);
+            match more.get(&(i, ci)) {
+                None => {
+                    push_value(&mut out, v, c.decimals, push_csv);
+                }
+                Some(&m) => {
+                    if let Some(t) = text_of(v, c.decimals, Some(m)) {
+                        push_csv(&mut out, &t);
+                    }
+                }
+            }
         }
         out.push(',');
         decided_by.write(&mut out, decided(s, i), |out, d| push_csv_joined(out, d));
@@ -1054,14 +1114,47 @@ fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
 /// (all steps on tied groups when `ids` is empty).
 pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
     let mut out = Out::with_capacity(64 * (s.trace.len() + event.participants.len()));
+    // Columns printed as places (FIDE DE, EDE, TBR, BBE): where such a step
+    // is first reached by a tied group, the places the table prints for its
+    // members follow the step's values, so that the two read together (the
+    // values compared in each application; the place after them all).
+    let placed: HashMap<&str, usize> = s
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.places)
+        .map(|(i, c)| (c.label.as_str(), i))
+        .collect();
+    let row_of: HashMap<Pid, usize> = if placed.is_empty() {
+        HashMap::new()
+    } else {
+        s.rows.iter().enumerate().map(|(i, r)| (r.pid, i)).collect()
+    };
+    // Per such label: each participant's entry group (numbered), to tell a
+    // group's first application from a re-application to part of it.
+    let mut entries: HashMap<&str, (HashMap<Pid, usize>, usize)> = HashMap::new();
     for t in &s.trace {
+        let mut places_line = None;
+        if let Some(&ci) = placed.get(t.criterion.as_str()) {
+            let (seen, next) = entries.entry(t.criterion.as_str()).or_default();
+            let first = t.group.first().and_then(|p| seen.get(p)).copied();
+            let inside = first.is_some() && t.group.iter().all(|p| seen.get(p) == first.as_ref());
+            if !inside {
+                for &p in &t.group {
+                    seen.insert(p, *next);
+                }
+                *next += 1;
+                places_line = Some(ci);
+            }
+        }
         if t.group.len() > event.participants.len().min(64) && pids.is_empty() {
             // The first split of the whole field is the score itself; summarise it.
             let _ = writeln!(
                 out,
-                "{} / {}: ranks the whole field of {}",
+                "{} / {}{}: ranks the whole field of {}",
                 t.procedure,
                 t.criterion,
+                dir_note(t.dir),
                 t.group.len()
             );
             continue;
@@ -1070,7 +1163,14 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
             continue;
         }
         if !pids.is_empty() && t.group.len() > 64 {
-            let _ = write!(out, "{} / {}: ", t.procedure, t.criterion);
+            let _ = write!(
+                out,
+                "{} / {}{}: ",
+                t.procedure,
+                t.criterion,
+                dir_note(t.dir)
+            );
+            let more = step_more(t);
             let shown = t.values.iter().filter(|(p, _)| pids.contains(p));
             for (k, (p, v)) in shown.enumerate() {
                 if k > 0 {
@@ -1078,20 +1178,126 @@ pub fn explain(s: &Standings, event: &Event, pids: &[usize]) -> String {
                 }
                 push_name(&mut out, event, *p);
                 out.push_str(" = ");
-                push_cell(&mut out, v, t.decimals);
+                push_cell_more(&mut out, v, t.decimals, more.get(p).copied());
             }
             out.push('\n');
             continue;
         }
         explain_step(&mut out, t, event, s);
+        // Only where a printed place differs from the value just shown.
+        let places_line = places_line.filter(|&ci| {
+            t.values.iter().any(|(p, v)| {
+                row_of
+                    .get(p)
+                    .and_then(|&r| s.rows[r].values.get(ci))
+                    .is_some_and(|shown| compare_values(shown, v) != Ordering::Equal)
+            })
+        });
+        if let Some(ci) = places_line {
+            out.push_str("  printed in the ");
+            out.push_str(&t.criterion);
+            out.push_str(
+                " column (place among them after every re-application; 0: not separated): ",
+            );
+            for (k, p) in t.group.iter().enumerate() {
+                if k > 0 {
+                    out.push_str(", ");
+                }
+                push_name(&mut out, event, *p);
+                out.push_str(" = ");
+                match row_of.get(p).and_then(|&r| s.rows[r].values.get(ci)) {
+                    Some(v) => push_cell(&mut out, v, s.columns[ci].decimals),
+                    None => out.push('-'),
+                }
+            }
+            out.push('\n');
+        }
     }
     out.into_string()
+}
+
+/// ` (higher is better)` after a step's label in `explain`; nothing for an end.
+fn dir_note(d: Option<Direction>) -> String {
+    d.map(|d| format!(" ({})", d.phrase())).unwrap_or_default()
+}
+
+/// `higher` or `lower`: which values a column ranks first (JSON `columns`).
+fn better(d: Direction) -> &'static str {
+    match d {
+        Direction::Desc => "higher",
+        Direction::Asc => "lower",
+    }
+}
+
+/// The procedures of a ruleset, step by step: label, direction, hand-off,
+/// article (`tb check --verbose`).
+pub fn procedures(rs: &Ruleset) -> String {
+    let mut out = String::new();
+    for (pi, p) in rs.procs.iter().enumerate() {
+        let _ = write!(out, "procedure {}", p.name);
+        if rs.standings == Some(pi) {
+            out.push_str(" (standings)");
+        }
+        if let Some(c) = &p.cite {
+            let _ = write!(out, " [{c}]");
+        }
+        out.push('\n');
+        for (si, st) in p.steps.iter().enumerate() {
+            let _ = write!(out, "  {}. {}: {}", si + 1, st.label, st.dir.phrase());
+            if st.reversed {
+                out.push_str(" (reversed)");
+            }
+            match st.select {
+                Some(crate::ast::Select::Best) => out.push_str(", unique best only"),
+                Some(crate::ast::Select::Worst) => out.push_str(", unique worst only"),
+                None => {}
+            }
+            if st.when.is_some() {
+                out.push_str(", when a condition holds");
+            }
+            let action = |a: &crate::plan::PAction| match a {
+                crate::plan::PAction::Continue => "continue".to_string(),
+                crate::plan::PAction::Restart => "restart".to_string(),
+                crate::plan::PAction::Repeat => "repeat".to_string(),
+                crate::plan::PAction::Proc(q) => rs.procs[*q].name.clone(),
+            };
+            match &st.then {
+                crate::plan::PHandoff::Always(crate::plan::PAction::Continue) => {}
+                crate::plan::PHandoff::Always(a) => {
+                    let _ = write!(out, ", then {}", action(a));
+                }
+                crate::plan::PHandoff::BySize(cases, other) => {
+                    out.push_str(", then ");
+                    for (n, a) in cases {
+                        let _ = write!(out, "size {n} => {}, ", action(a));
+                    }
+                    let _ = write!(out, "else {}", action(other));
+                }
+            }
+            if let Some(c) = &st.cite {
+                let _ = write!(out, " [{c}]");
+            }
+            out.push('\n');
+        }
+        let end = match &p.end {
+            crate::ast::EndKind::Shared => "shared".to_string(),
+            crate::ast::EndKind::Lots => "lots".to_string(),
+            crate::ast::EndKind::Unresolved(r) => format!("unresolved: {r}"),
+        };
+        let _ = write!(out, "  otherwise {end}");
+        if let Some(c) = &p.end_cite {
+            let _ = write!(out, " [{c}]");
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn explain_step(out: &mut Out, t: &TraceStep, event: &Event, s: &Standings) {
     out.push_str(&t.procedure);
     out.push_str(" / ");
     out.push_str(&t.criterion);
+    out.push_str(&dir_note(t.dir));
     if let Some(c) = &t.cite {
         out.push_str(" [");
         out.push_str(c);
@@ -1100,11 +1306,13 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event, s: &Standings) {
     out.push_str("\n  tied: ");
     push_names(out, event, &t.group, ", ");
     out.push('\n');
+    // Values a split tells apart print apart: more digits where needed.
+    let more = step_more(t);
     for (p, v) in &t.values {
         out.push_str("    ");
         push_name(out, event, *p);
         out.push_str(" = ");
-        push_cell(out, v, t.decimals);
+        push_cell_more(out, v, t.decimals, more.get(p).copied());
         if *v == Value::Undef {
             if let Some(why) = undefined_reason(s, *p, &t.criterion) {
                 out.push_str(" (undefined: ");
@@ -1135,6 +1343,270 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event, s: &Standings) {
             }
         }
     }
+}
+
+// ------------------------------------------------------------ more digits
+
+/// How a value is printed where its column's decimals would print it like
+/// a value a step told it apart from (issue 15: `Bob = 0.44, Carol = 0.44
+/// → Carol > Bob`, 4/9 against 133/300).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum More {
+    /// This many decimal places: the fewest above the column's at which
+    /// the two values print differently.
+    Places(u32),
+    /// The exact value (`133/300`): no number of places up to the
+    /// language's 12 tells them apart.
+    Exact,
+}
+
+/// The most places tried before printing the exact value (the language's
+/// `decimals` limit).
+const MAX_MORE_PLACES: u32 = 12;
+
+/// A value's text at the column's `decimals`, or with `more`.
+fn text_of(v: &Value, decimals: Option<u32>, more: Option<More>) -> Option<String> {
+    match more {
+        None => v.display(decimals),
+        Some(More::Places(p)) => v.display(Some(p)),
+        Some(More::Exact) => match v {
+            Value::Num(n) => Some(n.to_string()),
+            Value::List(items) => Some(
+                items
+                    .iter()
+                    .map(|i| i.value.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ),
+            other => other.display(None),
+        },
+    }
+}
+
+/// Whether a value is one digits can tell apart: a number or a list.
+fn refinable(v: &Value) -> bool {
+    matches!(v, Value::Num(_) | Value::List(_))
+}
+
+/// How to print `a` and `b`, which a step told apart but which print alike
+/// at `decimals`: the fewest places that print them differently, else
+/// exactly. `None` when they already print differently (or cannot differ).
+fn more_for(a: &Value, b: &Value, decimals: Option<u32>) -> Option<More> {
+    if !refinable(a) || !refinable(b) || compare_values(a, b) == Ordering::Equal {
+        return None;
+    }
+    if text_of(a, decimals, None) != text_of(b, decimals, None) {
+        return None;
+    }
+    // Without a column's decimals, a number prints exactly or to 4 places.
+    let from = decimals.unwrap_or(4) + 1;
+    for p in from..=MAX_MORE_PLACES {
+        let m = Some(More::Places(p));
+        if text_of(a, None, m) != text_of(b, None, m) {
+            return Some(More::Places(p));
+        }
+    }
+    Some(More::Exact)
+}
+
+/// The members of `part` that lie next to the following (or preceding)
+/// part of a split: those with its worst value when `worst`, else its best,
+/// "worst" and "best" as the step ranks (`dir`). Undefined values, which
+/// print as `-`, are left out.
+fn edge<'a>(
+    part: &[Pid],
+    value: &impl Fn(Pid) -> Option<&'a Value>,
+    dir: Direction,
+    worst: bool,
+) -> (Option<&'a Value>, Vec<Pid>) {
+    // For `desc` the worst is the least value; for `asc` the greatest.
+    let want_less = (dir == Direction::Desc) == worst;
+    let mut best: Option<&Value> = None;
+    for &p in part {
+        let Some(v) = value(p).filter(|v| refinable(v)) else {
+            continue;
+        };
+        let better = match best {
+            None => true,
+            Some(b) => {
+                let o = compare_values(v, b);
+                if want_less {
+                    o == Ordering::Less
+                } else {
+                    o == Ordering::Greater
+                }
+            }
+        };
+        if better {
+            best = Some(v);
+        }
+    }
+    let Some(b) = best else {
+        return (None, Vec::new());
+    };
+    let members = part
+        .iter()
+        .copied()
+        .filter(|&p| value(p).is_some_and(|v| compare_values(v, b) == Ordering::Equal))
+        .collect();
+    (Some(b), members)
+}
+
+/// For one split of a step, the participants whose values print alike
+/// across two neighbouring sub-groups, each with the digits that tell them
+/// apart (`value` gives the printed value of a participant).
+fn split_more<'a>(
+    parts: &[Vec<Pid>],
+    value: &impl Fn(Pid) -> Option<&'a Value>,
+    dir: Direction,
+    decimals: Option<u32>,
+    out: &mut Vec<(Pid, More)>,
+) {
+    for w in parts.windows(2) {
+        let (a, above) = edge(&w[0], value, dir, true);
+        let (b, below) = edge(&w[1], value, dir, false);
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        if let Some(m) = more_for(a, b, decimals) {
+            out.extend(above.into_iter().chain(below).map(|p| (p, m)));
+        }
+    }
+}
+
+/// For one step of the trace, the members whose values would print alike
+/// across a split, with the digits that print them apart (as
+/// [`table_more`] for the table, checked the same way).
+fn step_more(t: &TraceStep) -> HashMap<Pid, More> {
+    let mut more: HashMap<Pid, More> = HashMap::new();
+    if let (Outcome::Split(parts), Some(dir)) = (&t.outcome, t.dir) {
+        let by_pid: HashMap<Pid, &Value> = t.values.iter().map(|(p, v)| (*p, v)).collect();
+        let value = |p: Pid| by_pid.get(&p).copied();
+        let mut found = Vec::new();
+        split_more(parts, &value, dir, t.decimals, &mut found);
+        for (p, m) in found {
+            let e = more.entry(p).or_insert(m);
+            *e = (*e).max(m);
+        }
+        // A pair still printed alike with the larger places: exactly.
+        if !more.is_empty() {
+            for w in parts.windows(2) {
+                let (_, above) = edge(&w[0], &value, dir, true);
+                let (_, below) = edge(&w[1], &value, dir, false);
+                if let (Some(a), Some(b)) = (above.first(), below.first()) {
+                    let (va, vb) = (by_pid[a], by_pid[b]);
+                    let (ma, mb) = (more.get(a).copied(), more.get(b).copied());
+                    if text_of(va, t.decimals, ma) == text_of(vb, t.decimals, mb) {
+                        for p in above.iter().chain(&below) {
+                            more.insert(*p, More::Exact);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    more
+}
+
+/// The cells of the standings printed with more digits than their column's
+/// decimals, `(row, column) → text`: where the decimals would print alike
+/// two values a step separates (the table, CSV, Markdown, HTML and JSON
+/// `values` print these texts).
+pub fn more_digits(s: &Standings) -> HashMap<(usize, usize), String> {
+    table_more(s)
+        .into_iter()
+        .filter_map(|((r, c), m)| {
+            let v = s.rows.get(r)?.values.get(c)?;
+            Some(((r, c), text_of(v, s.columns[c].decimals, Some(m))?))
+        })
+        .collect()
+}
+
+/// As [`more_digits`] for one step of `explain`: participant → text.
+pub fn step_more_digits(t: &TraceStep) -> HashMap<Pid, String> {
+    let by_pid: HashMap<Pid, &Value> = t.values.iter().map(|(p, v)| (*p, v)).collect();
+    step_more(t)
+        .into_iter()
+        .filter_map(|(p, m)| Some((p, text_of(by_pid.get(&p)?, t.decimals, Some(m))?)))
+        .collect()
+}
+
+/// Every cell of the standings to print with more digits, by
+/// `(row, column)`: for each split in the trace, the values of its column
+/// on either side of the split that would print alike. Where two requests
+/// for one cell differ, the larger holds; a pair that still prints alike
+/// then (rounding to more places is not monotone) prints exactly.
+fn table_more(s: &Standings) -> HashMap<(usize, usize), More> {
+    let mut cells: HashMap<(usize, usize), More> = HashMap::new();
+    if s.trace.is_empty() {
+        return cells;
+    }
+    let n = s.rows.iter().map(|r| r.pid + 1).max().unwrap_or(0);
+    let mut row_of = vec![usize::MAX; n];
+    for (i, r) in s.rows.iter().enumerate() {
+        row_of[r.pid] = i;
+    }
+    let col_of: HashMap<&str, usize> = s
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.label.as_str(), i))
+        .collect();
+    let mut checks: Vec<(usize, Pid, Pid)> = Vec::new();
+    for t in &s.trace {
+        let (Outcome::Split(parts), Some(&ci)) = (&t.outcome, col_of.get(t.criterion.as_str()))
+        else {
+            continue;
+        };
+        let col = &s.columns[ci];
+        let value = |p: Pid| -> Option<&Value> {
+            let r = *row_of.get(p)?;
+            s.rows.get(r)?.values.get(ci)
+        };
+        let mut found = Vec::new();
+        split_more(parts, &value, col.dir, col.decimals, &mut found);
+        for w in parts.windows(2) {
+            let (_, above) = edge(&w[0], &value, col.dir, true);
+            let (_, below) = edge(&w[1], &value, col.dir, false);
+            if let (Some(&a), Some(&b)) = (above.first(), below.first()) {
+                checks.push((ci, a, b));
+            }
+        }
+        for (p, m) in found {
+            let key = (row_of[p], ci);
+            let e = cells.entry(key).or_insert(m);
+            *e = (*e).max(m);
+        }
+    }
+    if cells.is_empty() {
+        return cells;
+    }
+    // Each neighbouring pair, as it now prints: still alike → exact.
+    for (ci, a, b) in checks {
+        let (ra, rb) = (row_of[a], row_of[b]);
+        let dec = s.columns[ci].decimals;
+        let (va, vb) = (&s.rows[ra].values[ci], &s.rows[rb].values[ci]);
+        if compare_values(va, vb) == Ordering::Equal || !refinable(va) || !refinable(vb) {
+            continue;
+        }
+        let (ma, mb) = (cells.get(&(ra, ci)).copied(), cells.get(&(rb, ci)).copied());
+        if text_of(va, dec, ma) == text_of(vb, dec, mb) {
+            // Every refined cell of the column with either value goes exact.
+            let same: Vec<(usize, usize)> = cells
+                .keys()
+                .filter(|&&(r, c)| {
+                    c == ci && {
+                        let v = &s.rows[r].values[ci];
+                        compare_values(v, va) == Ordering::Equal
+                            || compare_values(v, vb) == Ordering::Equal
+                    }
+                })
+                .copied()
+                .collect();
+            for k in same.into_iter().chain([(ra, ci), (rb, ci)]) {
+                cells.insert(k, More::Exact);
+            }
+        }
+    }
+    cells
 }
 
 #[cfg(test)]

@@ -280,7 +280,10 @@ fn explain_shows_each_step_with_values_and_article() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("swiss / OMW% [Step 1]"), "{out}");
+    assert!(
+        out.contains("swiss / OMW% (higher is better) [Step 1]"),
+        "{out}"
+    );
     assert!(out.contains("Fay Okafor (fay) = 0.54"), "{out}");
     assert!(out.contains("Gus Lindqvist (gus) = 0.56"), "{out}");
     golden("cards-swiss.explain.txt", &out);

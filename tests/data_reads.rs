@@ -150,7 +150,11 @@ fn every_shipped_ruleset_declares_what_it_reads() {
 
 #[test]
 fn a_misspelt_participant_value_is_a_warning_with_did_you_mean() {
-    let text = example("bridge-knockout.toml").replace("carryover = 3", "carry_over = 3");
+    // The older form of a carry-over, a participant value, misspelt.
+    let text = example("bridge-knockout.toml").replace(
+        "values = { qualification_rank = 2 }",
+        "values = { qualification_rank = 2, carry_over = 3 }",
+    );
     let mut ev = toml(&text);
     let (warnings, err) = data_check(&mut ev, "wbf/knockout");
     assert!(err.is_none(), "{:?}", err.map(|d| d.plain()));
@@ -159,7 +163,7 @@ fn a_misspelt_participant_value_is_a_warning_with_did_you_mean() {
     assert!(
         w.contains("`carry_over`")
             && w.contains("participant `A`")
-            && w.contains("line 21")
+            && w.contains("line 22")
             && w.contains("did you mean `carryover`?"),
         "{w}"
     );
@@ -183,7 +187,10 @@ fn unread_values_are_reported_by_policy() {
     // A participant value no ruleset reads: always reported (it exists only
     // to be read), with what the ruleset does read.
     let text = example("bridge-knockout.toml")
-        .replace("carryover = 3 }", "carryover = 3, seed = 1 }")
+        .replace(
+            "qualification_rank = 2 }",
+            "qualification_rank = 2, seed = 1 }",
+        )
         // An event value that describes the event: not reported.
         .replace(
             "rounds = 5\n",
@@ -199,9 +206,12 @@ fn unread_values_are_reported_by_policy() {
         "{warnings:?}"
     );
     // An event value the ruleset reads as a participant value: reported.
-    assert!(warnings
-        .iter()
-        .any(|w| w.contains("event value `carryover`") && w.contains("as a participant value")));
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("event value `carryover`") && w.contains("wbf/knockout reads")),
+        "{warnings:?}"
+    );
     // A unit the ruleset does not read (`vp`, `total`) is a result in its
     // own right: not reported; a misspelling of a read unit is.
     let text = example("bridge-swiss-teams.toml");
@@ -216,7 +226,7 @@ fn unread_values_are_reported_by_policy() {
     let json = r#"{"event": {"name": "x", "sport": "bridge", "system": "knockout", "kind": "team", "rounds": 1},
       "participants": [{"id": "A", "name": "A", "values": {"carry_over": 3, "qualification_rank": 1}},
                        {"id": "B", "name": "B", "values": {"qualification_rank": 2}}],
-      "rounds": [{"round": 1, "games": [{"home": "A", "away": "B", "points": [0, 0], "imps": [10, 12]}]}]}"#;
+      "rounds": [{"round": 1, "stage": "knockout", "games": [{"home": "A", "away": "B", "points": [0, 0], "imps": [10, 12]}]}]}"#;
     let mut ev = tb::load::native::load_json(&Source::new("x.json", json)).expect("json");
     let (warnings, _) = data_check(&mut ev, "wbf/knockout");
     assert_eq!(warnings.len(), 1, "{warnings:?}");
@@ -296,7 +306,7 @@ fn boards_on_some_games_only_is_an_error() {
 fn a_participant_value_some_lack_is_an_error_unless_it_has_a_default() {
     // `qualification_rank` has no default: one team without it would rank
     // as undefined (last) on that step.
-    let text = example("bridge-knockout.toml").replace("qualification_rank = 4, ", "");
+    let text = example("bridge-knockout.toml").replace("values = { qualification_rank = 4 }\n", "");
     let mut ev = toml(&text);
     let (_, err) = data_check(&mut ev, "wbf/knockout");
     let d = err.expect("partial value");
@@ -306,9 +316,8 @@ fn a_participant_value_some_lack_is_an_error_unless_it_has_a_default() {
         "{}",
         d.message
     );
-    // `carryover` has a default (0): one team without it is fine.
-    let text = example("bridge-knockout.toml").replace(", carryover = 0 }", " }");
-    let mut ev = toml(&text);
+    // `carryover` has a default (0): on one game of the match only is fine.
+    let mut ev = toml(&example("bridge-knockout.toml"));
     assert_clean(&mut ev, "wbf/knockout");
 }
 
@@ -322,7 +331,7 @@ system = "swiss"
 kind = "team"
 primary = "vp"
 rounds = 2
-scoring = { win = 20, draw = 10, loss = 0 }
+scoring = { win = 20, draw = 10, loss = 0, bye = 12 }
 [[participants]]
 id = "A"
 name = "A"
@@ -350,8 +359,8 @@ byes = [ { id = "B", type = "pairing" } ]
 #[test]
 fn a_needed_value_lacking_entirely_names_value_and_criterion() {
     let text = example("bridge-knockout.toml")
-        .replace("qualification_rank = 2, ", "")
-        .replace("qualification_rank = 4, ", "");
+        .replace("values = { qualification_rank = 2 }\n", "")
+        .replace("values = { qualification_rank = 4 }\n", "");
     let mut ev = toml(&text);
     // Not partial: absent everywhere, which the evaluator reports.
     assert_clean(&mut ev, "wbf/knockout");
@@ -378,9 +387,7 @@ fn a_needed_value_lacking_entirely_names_value_and_criterion() {
 #[test]
 fn a_declared_default_stands_for_a_value_the_data_lacks() {
     // No carry-over anywhere: `default 0` (read `?? 0`), no error, no warning.
-    let text = example("bridge-knockout.toml")
-        .replace(", carryover = 3 }", " }")
-        .replace(", carryover = 0 }", " }");
+    let text = example("bridge-knockout.toml").replace(", carryover = [3, 0]", "");
     let mut ev = toml(&text);
     assert_clean(&mut ev, "wbf/knockout");
     let rs = shipped("wbf/knockout");

@@ -332,6 +332,23 @@ fn check_codes() {
         "tb::check::group_in_metric",
         Some("c"),
     );
+    // Direction belongs to the definition (issue 15, slip 1): a step that
+    // contradicts it, and a step with no direction to go by.
+    expect(
+        check("criterion place lower is better = 1\nprocedure p { step place desc }\n"),
+        "tb::check::direction",
+        Some("desc"),
+    );
+    expect(
+        check("procedure p { step score }\n"),
+        "tb::check::no_direction",
+        Some("score"),
+    );
+    expect(
+        check("metric m = 1\nprocedure p { step m reversed }\n"),
+        "tb::check::no_direction",
+        Some("reversed"),
+    );
     expect(
         check("procedure p { step 1 desc when score > 1 }\n"),
         "tb::check::me_in_condition",

@@ -25,6 +25,7 @@ mod cli;
 mod cli_diagnostics;
 mod columnar;
 mod data_reads;
+mod direction;
 mod error_catalogue;
 mod fide_cli;
 mod fide_oracle;

@@ -509,7 +509,6 @@ fn grammar_rejects() {
         "metric a 1",
         "metric step = 1",
         "procedure p { step }",
-        "procedure p { step score }",
         "procedure p { step score desc then }",
         "metric a = sum(for r in rounds)",
         "metric a = 1 +",

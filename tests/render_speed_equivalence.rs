@@ -232,6 +232,8 @@ fn every_format_matches_the_reference_on_hostile_standings() {
 /// The implementation `src/render.rs` had before it wrote into one buffer,
 /// unchanged but for the paths.
 mod reference {
+    use std::collections::HashMap;
+    use tb::ast::Direction;
     use tb::eval::Value;
     use tb::model::Event;
     use tb::plan::Ruleset;
@@ -301,6 +303,7 @@ mod reference {
     }
 
     fn body_cells(s: &Standings, event: &Event) -> Vec<Vec<String>> {
+        let more = tb::render::more_digits(s);
         s.rows
             .iter()
             .enumerate()
@@ -311,7 +314,11 @@ mod reference {
                     r.values
                         .iter()
                         .zip(&s.columns)
-                        .map(|(v, c)| cell(v, c.decimals)),
+                        .enumerate()
+                        .map(|(ci, (v, c))| match more.get(&(i, ci)) {
+                            Some(t) => t.clone(),
+                            None => cell(v, c.decimals),
+                        }),
                 );
                 row.push(decided_text(s, i));
                 row
@@ -370,7 +377,24 @@ mod reference {
         let cites: Vec<String> = s
             .columns
             .iter()
-            .filter_map(|c| c.cite.as_ref().map(|ci| format!("{}: {ci}", c.label)))
+            .map(|c| {
+                let dir = match c.dir {
+                    Direction::Desc => "higher is better",
+                    Direction::Asc => "lower is better",
+                };
+                let rev = if c.reversed { ", reversed" } else { "" };
+                let places = if c.places {
+                    ", printed as the place among those tied when it was reached, 0 if it separated none"
+                } else if c.group_relative {
+                    ", among the tied: as last compared"
+                } else {
+                    ""
+                };
+                match &c.cite {
+                    Some(ci) => format!("{} ({dir}{rev}{places}): {ci}", c.label),
+                    None => format!("{} ({dir}{rev}{places})", c.label),
+                }
+            })
             .collect();
         if !cites.is_empty() {
             out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
@@ -410,6 +434,7 @@ mod reference {
                 .join(","),
         );
         out.push('\n');
+        let more = tb::render::more_digits(s);
         for (i, r) in s.rows.iter().enumerate() {
             let p = &event.participants[r.pid];
             let mut row = vec![r.rank.to_string(), p.id.clone(), p.name.clone()];
@@ -417,7 +442,11 @@ mod reference {
                 r.values
                     .iter()
                     .zip(&s.columns)
-                    .map(|(v, c)| v.display(c.decimals).unwrap_or_default()),
+                    .enumerate()
+                    .map(|(ci, (v, c))| match more.get(&(i, ci)) {
+                        Some(t) => t.clone(),
+                        None => v.display(c.decimals).unwrap_or_default(),
+                    }),
             );
             row.push(decided_text(s, i));
             out.push_str(
@@ -510,13 +539,60 @@ mod reference {
                 event.participants[p].name, event.participants[p].id
             )
         };
+        // Place columns: (label, participant) → the participant's entry
+        // group, to find each group's first application of the step.
+        let mut entry: HashMap<(String, usize), usize> = HashMap::new();
+        let mut groups = 0;
         for t in &s.trace {
+            let mut place_col = None;
+            if let Some(ci) = s
+                .columns
+                .iter()
+                .position(|c| c.places && c.label == t.criterion)
+            {
+                let ids: Vec<Option<&usize>> = t
+                    .group
+                    .iter()
+                    .map(|&p| entry.get(&(t.criterion.clone(), p)))
+                    .collect();
+                let inside = ids[0].is_some() && ids.iter().all(|x| *x == ids[0]);
+                if !inside {
+                    for &p in &t.group {
+                        entry.insert((t.criterion.clone(), p), groups);
+                    }
+                    groups += 1;
+                    let row = |p: usize| s.rows.iter().find(|r| r.pid == p);
+                    let differs = t.values.iter().any(|(p, v)| {
+                        row(*p).is_some_and(|r| {
+                            tb::eval::compare_values(&r.values[ci], v) != std::cmp::Ordering::Equal
+                        })
+                    });
+                    if differs {
+                        let list: Vec<String> = t
+                            .group
+                            .iter()
+                            .map(|&p| {
+                                let shown = row(p)
+                                    .map(|r| cell(&r.values[ci], s.columns[ci].decimals))
+                                    .unwrap_or_else(|| "-".into());
+                                format!("{} = {shown}", name(p))
+                            })
+                            .collect();
+                        place_col = Some(format!(
+                            "  printed in the {} column (place among them after every re-application; 0: not separated): {}\n",
+                            t.criterion,
+                            list.join(", ")
+                        ));
+                    }
+                }
+            }
             if t.group.len() > event.participants.len().min(64) && pids.is_empty() {
                 // The first split of the whole field is the score itself; summarise it.
                 out.push_str(&format!(
-                    "{} / {}: ranks the whole field of {}\n",
+                    "{} / {}{}: ranks the whole field of {}\n",
                     t.procedure,
                     t.criterion,
+                    dir_note(t),
                     t.group.len()
                 ));
                 continue;
@@ -525,23 +601,39 @@ mod reference {
                 continue;
             }
             if !pids.is_empty() && t.group.len() > 64 {
+                let more = tb::render::step_more_digits(t);
                 let vals: Vec<String> = t
                     .values
                     .iter()
                     .filter(|(p, _)| pids.contains(p))
-                    .map(|(p, v)| format!("{} = {}", name(*p), cell(v, t.decimals)))
+                    .map(|(p, v)| {
+                        let shown = more.get(p).cloned().unwrap_or_else(|| cell(v, t.decimals));
+                        format!("{} = {shown}", name(*p))
+                    })
                     .collect();
                 out.push_str(&format!(
-                    "{} / {}: {}\n",
+                    "{} / {}{}: {}\n",
                     t.procedure,
                     t.criterion,
+                    dir_note(t),
                     vals.join(", ")
                 ));
                 continue;
             }
             explain_step(&mut out, t, &name, s);
+            if let Some(line) = place_col {
+                out.push_str(&line);
+            }
         }
         out
+    }
+
+    fn dir_note(t: &TraceStep) -> String {
+        match t.dir {
+            Some(Direction::Desc) => " (higher is better)".into(),
+            Some(Direction::Asc) => " (lower is better)".into(),
+            None => String::new(),
+        }
     }
 
     fn explain_step(
@@ -555,7 +647,13 @@ mod reference {
             .as_ref()
             .map(|c| format!(" [{c}]"))
             .unwrap_or_default();
-        out.push_str(&format!("{} / {}{}\n", t.procedure, t.criterion, cite));
+        out.push_str(&format!(
+            "{} / {}{}{}\n",
+            t.procedure,
+            t.criterion,
+            dir_note(t),
+            cite
+        ));
         out.push_str(&format!(
             "  tied: {}\n",
             t.group
@@ -564,16 +662,14 @@ mod reference {
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
+        let more = tb::render::step_more_digits(t);
         for (p, v) in &t.values {
             let why = match tb::render::undefined_reason(s, *p, &t.criterion) {
                 Some(r) if *v == Value::Undef => format!(" (undefined: {r})"),
                 _ => String::new(),
             };
-            out.push_str(&format!(
-                "    {} = {}{why}\n",
-                name(*p),
-                cell(v, t.decimals)
-            ));
+            let shown = more.get(p).cloned().unwrap_or_else(|| cell(v, t.decimals));
+            out.push_str(&format!("    {} = {shown}{why}\n", name(*p)));
         }
         match &t.outcome {
             Outcome::Skipped => out.push_str("  → condition does not hold; step skipped\n"),
