@@ -241,8 +241,8 @@ fn shipped_libraries_declare_directions() {
 /// Bob 4/9, Carol 133/300, Dan 1/2, all on half a point: `decimals 2`
 /// would print Bob and Carol as 0.44 although the step ranks Bob first.
 const RATIO_TB: &str = "title \"Ratio\"\n\
-reads participant won\nreads participant played\n\
-metric ratio \"R\" higher is better = me.won / me.played\n\
+reads participant won\nreads participant games\n\
+metric ratio \"R\" higher is better = me.won / me.games\n\
 procedure p {\n    step score desc as \"Pts\"\n    step ratio decimals 2\n}\n\
 standings p\n";
 
@@ -254,22 +254,22 @@ rounds = 1
 [[participants]]
 id = "B"
 name = "Bob"
-values = { won = 4, played = 9 }
+values = { won = 4, games = 9 }
 
 [[participants]]
 id = "C"
 name = "Carol"
-values = { won = 133, played = 300 }
+values = { won = 133, games = 300 }
 
 [[participants]]
 id = "E"
 name = "Eve"
-values = { won = 1, played = 2 }
+values = { won = 1, games = 2 }
 
 [[participants]]
 id = "F"
 name = "Fay"
-values = { won = 1, played = 3 }
+values = { won = 1, games = 3 }
 
 [[rounds]]
 round = 1
