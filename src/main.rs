@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use tb::diag::{Diag, Severity, Source};
+use tb::diag::{Diag, Source};
 use tb::num::Num;
 use tb::render::{Format, Meta};
 
@@ -35,7 +35,11 @@ macro_rules! outln {
     }};
 }
 
-/// Exit code: a ruleset or data file could not be used.
+/// Exit code: the command line asks for something that cannot be done
+/// (clap's own errors exit 2 as well).
+const EXIT_USAGE: u8 = 2;
+/// Exit code: a ruleset or data file could not be used (or, with
+/// `--strict`, gave a warning).
 const EXIT_INPUT: u8 = 3;
 /// Exit code: `tb verify` found differences.
 const EXIT_VERIFY: u8 = 4;
@@ -83,6 +87,10 @@ struct RulesArgs {
     /// 8). The standings never depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Treat every warning (about the data, or a ruleset of another sport)
+    /// as an error: print them as errors and exit 3 without standings.
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -179,13 +187,74 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    match run(cli.cmd) {
+    match run(cli.cmd, style) {
         Ok(code) => code,
         Err(d) => {
             report(&d, style, color);
-            ExitCode::from(EXIT_INPUT)
+            ExitCode::from(exit_code(&d))
         }
     }
+}
+
+/// A mistake on the command line exits 2, as clap's own errors do; anything
+/// else that stops the run, 3.
+fn exit_code(d: &Diag) -> u8 {
+    let usage = |d: &Diag| {
+        USAGE.contains(&d.code)
+            // `--param nope=1`: the checker's code, but no file to point at:
+            // the name came from the command line.
+            || (d.code == "tb::check::unknown_param" && d.source.is_none())
+    };
+    if usage(d) || (!d.related.is_empty() && d.related.iter().all(usage)) {
+        EXIT_USAGE
+    } else {
+        EXIT_INPUT
+    }
+}
+
+/// The codes of a command line that asks for what cannot be done.
+const USAGE: &[&str] = &[
+    "tb::cli::usage",
+    "tb::cli::bad_param",
+    "tb::cli::no_ruleset",
+    "tb::cli::unknown_id",
+];
+
+/// The summary of warnings that `--strict` turned into errors.
+const STRICT: &str = "tb::cli::strict";
+
+/// The event's warnings: with `--strict`, an error (each warning becomes an
+/// error with its own code); without, printed to stderr and the run goes on
+/// (`--diagnostics json`: one JSON object per line, as errors are).
+fn warnings(event: &tb::model::Event, strict: bool, style: DiagStyle) -> Result<(), Diag> {
+    let help = "--strict makes every warning an error; correct the data (or the ruleset), or leave out --strict";
+    if strict && !event.warnings.is_empty() {
+        let n = event.warnings.len();
+        let all = event
+            .warnings
+            .iter()
+            .map(|w| Diag::error(w.code, w.message.clone()).with_help(help))
+            .collect();
+        return Err(Diag::many(
+            STRICT,
+            format!(
+                "{n} warning{} and --strict: no standings",
+                if n == 1 { "" } else { "s" }
+            ),
+            all,
+        ));
+    }
+    for w in &event.warnings {
+        let d = Diag::warning(w.code, w.message.clone());
+        match style {
+            DiagStyle::Json => eprintln!(
+                "{}",
+                serde_json::to_string(&d.to_json()).unwrap_or_default()
+            ),
+            _ => eprint!("{}", d.plain()),
+        }
+    }
+    Ok(())
 }
 
 fn report(d: &Diag, style: DiagStyle, color: bool) {
@@ -276,14 +345,6 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
     tb::load::load_with(&source, threads.unwrap_or_else(tb::eval::default_threads))
 }
 
-fn print_warnings(event: &tb::model::Event) {
-    for w in &event.warnings {
-        let d = Diag::warning(w.code, w.message.clone());
-        eprint!("{}", d.plain());
-    }
-    let _ = Severity::Warning;
-}
-
 /// A ruleset and an event, ready to rank.
 struct Prepared {
     rs: tb::plan::Ruleset,
@@ -296,6 +357,8 @@ struct Prepared {
     procedure: String,
     /// `--threads`.
     threads: Option<usize>,
+    /// `--strict`.
+    strict: bool,
 }
 
 impl Prepared {
@@ -354,6 +417,9 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     match ruleset {
         Some(name) => {
             let mut rs = load_ruleset(&name, &a.params)?;
+            event
+                .warnings
+                .extend(tb::check::sport_mismatch(&rs, &event));
             if let Some(i) = rs
                 .params
                 .iter()
@@ -415,6 +481,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 de_labels,
                 procedure,
                 threads: a.threads.map(usize::from),
+                strict: a.strict,
             })
         }
         None => {
@@ -448,6 +515,9 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             notes.push(format!("FIDE edition {} ({why})", edition.year()));
             notes.extend(chain.notes.iter().cloned());
             let rs = tb::descriptors::ruleset(&chain, &overrides)?;
+            event
+                .warnings
+                .extend(tb::check::sport_mismatch(&rs, &event));
             Ok(Prepared {
                 rs,
                 event,
@@ -459,12 +529,13 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 de_labels: chain.direct_encounter_labels(),
                 procedure: tb::descriptors::PROCEDURE.to_string(),
                 threads: a.threads.map(usize::from),
+                strict: a.strict,
             })
         }
     }
 }
 
-fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
+fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
     match cmd {
         Cmd::Eval {
             rules,
@@ -472,7 +543,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
             seed,
         } => {
             let p = prepare(&rules)?;
-            print_warnings(&p.event);
+            warnings(&p.event, p.strict, style)?;
             let st = p.rank(seed)?;
             out!(
                 "{}",
@@ -493,6 +564,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                     .with_help("use the ids shown by `tb eval`")
                 })?);
             }
+            warnings(&p.event, p.strict, style)?;
             let st = p.rank(seed)?;
             out!("{}", tb::render::explain(&st, event, &pids));
             Ok(ExitCode::SUCCESS)
@@ -521,6 +593,7 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
         }
         Cmd::Verify { rules } => {
             let p = prepare(&rules)?;
+            warnings(&p.event, p.strict, style)?;
             let (event, data) = (&p.event, &p.data);
             let st = p.rank(None)?;
             let mut diffs = 0;
