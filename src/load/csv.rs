@@ -26,8 +26,9 @@
 //!
 //! Names: a player is the same whatever the case and spacing of their name
 //! (`Alice`, `alice `, `ALICE`); the first spelling is kept as id and
-//! display name. A name seen in one round only, while a near-identical name
-//! is absent from that round, is a warning (`tb::load::csv::similar_name`).
+//! display name. A name seen in one round only, while a name one letter
+//! from it is absent from that round, is a warning
+//! (`tb::load::csv::similar_name`).
 //! The loader is linear in the number of rows (hash maps, no scans).
 
 use super::native::{build_from_tree, Key, Node, V};
@@ -157,8 +158,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// How far apart two names of `len` characters may be and still look like
-/// one misspelt: short names are too easily one letter apart by chance.
+/// How far apart a header cell may be from a column name of `len`
+/// characters and still look like it misspelt.
 fn similar_limit(len: usize) -> usize {
     match len {
         0..=3 => 0,
@@ -654,53 +655,95 @@ struct Player {
     first_round: i64,
 }
 
-/// Warnings for names that appear in one round only while a near-identical
-/// name has no game or bye in that round: most likely one player, misspelt
-/// once (`Alcie` for `Alice`), who would otherwise be a new player and
-/// leave the real one absent. Cost: the one-round players times the
-/// players, each compared only when their lengths allow a match.
+/// Warnings for names that appear in one round only while a name one edit
+/// from it (a letter changed, added or left out, or two neighbours swapped)
+/// has no game or bye in that round: most likely one player, misspelt once
+/// (`Alcie` for `Alice`), who would otherwise be a new player and leave the
+/// real one absent. Names under four characters are too often one letter
+/// apart by chance (`Al`, `Ed`).
+///
+/// Linear in the players, not quadratic: two names one edit apart share a
+/// key with at most one character deleted from each, so the one-round
+/// names' keys are indexed by those deletions and every other name looks
+/// up its own. A deletion shared by more than [`CROWD`] names (a numbered
+/// field, `player0001` ...) says nothing about a misspelling and is skipped;
+/// past [`MAX_SIMILAR`] warnings the rest are counted in one.
 fn similar_names(
     src: &Source,
     players: &[Player],
     seen_in: &HashSet<(usize, i64)>,
     rounds: usize,
 ) -> Vec<Warning> {
+    const CROWD: usize = 32;
+    const MAX_SIMILAR: usize = 100;
     let mut out = Vec::new();
     if rounds < 2 {
         return out;
     }
-    let lens: Vec<usize> = players.iter().map(|p| p.key.chars().count()).collect();
+    // A key and the keys with one character deleted.
+    let variants = |key: &str| -> Vec<String> {
+        let cs: Vec<char> = key.chars().collect();
+        let mut v = vec![key.to_string()];
+        for k in 0..cs.len() {
+            v.push(cs[..k].iter().chain(&cs[k + 1..]).collect());
+        }
+        v
+    };
+    let mut index: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, p) in players.iter().enumerate() {
-        if p.rounds != 1 {
+        if p.rounds == 1 && p.key.chars().count() >= 4 {
+            for v in variants(&p.key) {
+                index.entry(v).or_default().push(i);
+            }
+        }
+    }
+    if index.is_empty() {
+        return out;
+    }
+    // For each one-round name, the nearest other name absent in its round
+    // (the first in the file among equals).
+    let mut best: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (j, q) in players.iter().enumerate() {
+        if q.rounds == 0 {
             continue;
         }
-        let r = p.first_round;
-        let limit = similar_limit(lens[i]);
-        if limit == 0 {
-            continue;
+        for v in variants(&q.key) {
+            let Some(cands) = index.get(&v).filter(|c| c.len() <= CROWD) else {
+                continue;
+            };
+            for &i in cands {
+                let p = &players[i];
+                if i == j || seen_in.contains(&(j, p.first_round)) {
+                    continue;
+                }
+                let d = edit_distance(&p.key, &q.key);
+                if d == 1 && best.get(&i).is_none_or(|&b| (d, j) < b) {
+                    best.insert(i, (d, j));
+                }
+            }
         }
-        let best = players
-            .iter()
-            .enumerate()
-            .filter(|(j, q)| {
-                *j != i
-                    && q.rounds > 0
-                    && lens[*j].abs_diff(lens[i]) <= limit
-                    && !seen_in.contains(&(*j, r))
-            })
-            .map(|(j, q)| (edit_distance(&p.key, &q.key), j))
-            .filter(|(d, _)| *d <= limit)
-            .min();
-        if let Some((_, j)) = best {
-            let (line, col) = src.line_col(p.span.start);
-            out.push(Warning::new(
-                SIMILAR_NAME,
-                format!(
-                    "`{}` ({}:{line}:{col}) plays only in round {r}, where `{}` has no game: did you mean `{}`? Correct the spelling if they are one player",
-                    p.name, src.name, players[j].name, players[j].name
-                ),
-            ));
-        }
+    }
+    let mut found: Vec<(usize, usize)> = best.into_iter().map(|(i, (_, j))| (i, j)).collect();
+    found.sort_unstable();
+    for &(i, j) in found.iter().take(MAX_SIMILAR) {
+        let (p, q) = (&players[i], &players[j]);
+        let (line, col) = src.line_col(p.span.start);
+        out.push(Warning::new(
+            SIMILAR_NAME,
+            format!(
+                "`{}` ({}:{line}:{col}) plays only in round {}, where `{}` has no game: did you mean `{}`? Correct the spelling if they are one player",
+                p.name, src.name, p.first_round, q.name, q.name
+            ),
+        ));
+    }
+    if found.len() > MAX_SIMILAR {
+        out.push(Warning::new(
+            SIMILAR_NAME,
+            format!(
+                "{} more names play in one round only, each one letter from a name absent in that round",
+                found.len() - MAX_SIMILAR
+            ),
+        ));
     }
     out
 }
