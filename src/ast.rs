@@ -27,6 +27,8 @@ pub struct File {
 pub enum Item {
     /// `title`, `source` or `edition`.
     Header(HeaderKind, String, Span),
+    /// `sport "name"`: the game the file is for (the name as written).
+    Sport(String, Span),
     /// `import "name"`.
     Import(String, Span),
     /// `param name = expr`.

@@ -2,6 +2,7 @@
 
 use crate::ast::{self, Action, Direction, ExprKind, FileId, HeaderKind, Item, StepDir};
 use crate::diag::{Diag, Source, Span};
+use crate::model::{Event, Sport, Warning};
 use crate::num::Num;
 use crate::parse;
 use crate::plan::*;
@@ -111,6 +112,37 @@ pub fn load_root(name: &str) -> Result<Source, Diag> {
     .with_help("`tb list` names the shipped rulesets; or give a path to a .tb file"))
 }
 
+/// The warning for a ruleset applied to data of another sport (a bridge
+/// event ranked with `fide/swiss`): the ranking runs, but it is very likely
+/// the wrong ruleset. Only where both say their sport, and neither is
+/// `other`: data whose sport is the format's default, and rulesets that do
+/// not say, are not compared.
+pub fn sport_mismatch(rs: &Ruleset, event: &Event) -> Option<Warning> {
+    let name = |s: Sport| match s {
+        Sport::Chess => "chess",
+        Sport::Cards => "cards",
+        Sport::Bridge => "bridge",
+        Sport::Other => "other",
+    };
+    let theirs = rs.sport?;
+    if !event.sport_declared
+        || theirs == event.sport
+        || theirs == Sport::Other
+        || event.sport == Sport::Other
+    {
+        return None;
+    }
+    let title = rs.title.as_deref().unwrap_or("the ruleset");
+    Some(Warning::new(
+        "tb::check::sport_mismatch",
+        format!(
+            "{title} is for {}, but the data says its sport is {}: check that this is the right ruleset",
+            name(theirs),
+            name(event.sport)
+        ),
+    ))
+}
+
 /// Check a ruleset from its root source; imports resolved with `resolver`.
 /// `overrides` set parameters by name (from `--param`).
 pub fn check(
@@ -161,6 +193,8 @@ struct Checker {
     title: Option<String>,
     source_doc: Option<String>,
     edition: Option<String>,
+    /// Each file's `sport` (the first, where a file has several).
+    sports: Vec<(FileId, Sport)>,
     metric_defs: Vec<(FileId, ast::MetricDef)>,
     proc_defs: Vec<(FileId, ast::ProcDef)>,
     param_defs: Vec<(FileId, ast::Ident, ast::Expr)>,
@@ -382,6 +416,7 @@ impl Checker {
                         HeaderKind::Edition => self.edition = Some(s.clone()),
                     },
                     Item::Header(..) | Item::Import(..) => {}
+                    Item::Sport(s, span) => self.sport_item(fid, s, *span),
                     Item::Param(n, e) => {
                         if self.define(fid, n, true) {
                             self.param_defs.push((fid, n.clone(), e.clone()));
@@ -694,6 +729,61 @@ impl Checker {
         }
     }
 
+    /// A `sport "..."` line: one of the data format's sports, once per file.
+    fn sport_item(&mut self, fid: FileId, name: &str, span: Span) {
+        let sport = match name {
+            "chess" => Sport::Chess,
+            "cards" => Sport::Cards,
+            "bridge" => Sport::Bridge,
+            "other" => Sport::Other,
+            _ => {
+                let near = ["chess", "cards", "bridge", "other"]
+                    .into_iter()
+                    .min_by_key(|c| edit_distance(name, c))
+                    .filter(|c| edit_distance(name, c) <= 2)
+                    .map_or(String::new(), |c| format!("did you mean `{c}`? "));
+                return self.err(
+                    fid,
+                    span,
+                    "tb::check::bad_sport",
+                    format!("`sport \"{name}\"`: not a sport tb knows"),
+                    "unknown sport",
+                    &format!(
+                        "{near}tb knows the sports of the data format: chess, cards, bridge, other"
+                    ),
+                );
+            }
+        };
+        if let Some(&(_, first)) = self.sports.iter().find(|(f, _)| *f == fid) {
+            if first != sport {
+                self.err(
+                    fid,
+                    span,
+                    "tb::check::bad_sport",
+                    "the file declares two different sports".into(),
+                    "second `sport`",
+                    "keep one `sport` line per file",
+                );
+            }
+            return;
+        }
+        self.sports.push((fid, sport));
+    }
+
+    /// The ruleset's sport: its own file's, else the one every imported
+    /// file that declares a sport agrees on (a ruleset built over
+    /// `fide/lib` is for chess).
+    fn sport(&self) -> Option<Sport> {
+        if let Some(&(_, s)) = self.sports.iter().find(|(f, _)| *f == 0) {
+            return Some(s);
+        }
+        let first = self.sports.first()?.1;
+        self.sports
+            .iter()
+            .all(|&(_, s)| s == first)
+            .then_some(first)
+    }
+
     /// "did you mean" help from every name the ruleset defines.
     fn suggest(&self, name: &str, what: &str) -> String {
         // Each suggestion compares against every name: past a screenful of
@@ -774,7 +864,9 @@ impl Checker {
             .standings
             .as_ref()
             .and_then(|(_, n)| self.proc_ix.get(&n.name).copied());
+        let sport = self.sport();
         Ruleset {
+            sport,
             title: self.title,
             source_doc: self.source_doc,
             edition: self.edition,

@@ -6,7 +6,7 @@
 
 use miette::{LabeledSpan, NamedSource, SourceSpan};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range in a source text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -41,6 +41,11 @@ pub struct Source {
     pub name: String,
     /// Whole text.
     pub text: Arc<str>,
+    /// Byte offset of each line's start, made on the first `line_col` and
+    /// shared by every clone (each diagnostic holds one): a file with
+    /// thousands of errors is rendered in linear time, not a scan from the
+    /// start of the text per error.
+    line_starts: Arc<OnceLock<Vec<usize>>>,
 }
 
 impl Source {
@@ -49,6 +54,7 @@ impl Source {
         Source {
             name: name.into(),
             text: text.into(),
+            line_starts: Arc::default(),
         }
     }
     /// Byte offset of a 1-based line and column (clamped to the text).
@@ -71,10 +77,15 @@ impl Source {
     }
     /// 1-based line and column of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let upto = &self.text[..offset.min(self.text.len())];
-        let line = upto.matches('\n').count() + 1;
-        let col = upto.rfind('\n').map(|i| offset - i).unwrap_or(offset + 1);
-        (line, col)
+        let offset = offset.min(self.text.len());
+        let starts = self.line_starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1))
+                .collect()
+        });
+        // The last line starting at or before `offset`.
+        let line = starts.partition_point(|&s| s <= offset).max(1);
+        (line, offset - starts[line - 1] + 1)
     }
 }
 

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
-use tb::diag::{Diag, Severity, Source};
+use tb::diag::{Diag, Source};
 use tb::num::Num;
 use tb::render::{Format, Meta};
 
@@ -35,7 +35,11 @@ macro_rules! outln {
     }};
 }
 
-/// Exit code: a ruleset or data file could not be used.
+/// Exit code: the command line asks for something that cannot be done
+/// (clap's own errors exit 2 as well).
+const EXIT_USAGE: u8 = 2;
+/// Exit code: a ruleset or data file could not be used (or, with
+/// `--strict`, gave a warning).
 const EXIT_INPUT: u8 = 3;
 /// Exit code: `tb verify` found differences.
 const EXIT_VERIFY: u8 = 4;
@@ -83,6 +87,10 @@ struct RulesArgs {
     /// 8). The standings never depend on it.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     threads: Option<u16>,
+    /// Treat every warning (about the data, or a ruleset of another sport)
+    /// as an error: print them as errors and exit 3 without standings.
+    #[arg(long)]
+    strict: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -183,13 +191,73 @@ fn main() -> ExitCode {
         Color::Never => false,
         Color::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    match run(cli.cmd) {
+    match run(cli.cmd, style) {
         Ok(code) => code,
         Err(d) => {
             report(&d, style, color);
-            ExitCode::from(EXIT_INPUT)
+            ExitCode::from(exit_code(&d))
         }
     }
+}
+
+/// A mistake on the command line exits 2, as clap's own errors do; anything
+/// else that stops the run, 3.
+fn exit_code(d: &Diag) -> u8 {
+    let usage = |d: &Diag| {
+        USAGE.contains(&d.code)
+            // `--param nope=1`: the checker's code, but no file to point at:
+            // the name came from the command line.
+            || (d.code == "tb::check::unknown_param" && d.source.is_none())
+    };
+    if usage(d) || (!d.related.is_empty() && d.related.iter().all(usage)) {
+        EXIT_USAGE
+    } else {
+        EXIT_INPUT
+    }
+}
+
+/// The codes of a command line that asks for what cannot be done.
+const USAGE: &[&str] = &[
+    "tb::cli::usage",
+    "tb::cli::bad_param",
+    "tb::cli::no_ruleset",
+    "tb::cli::unknown_id",
+];
+
+/// The summary of warnings that `--strict` turned into errors.
+const STRICT: &str = "tb::cli::strict";
+
+/// The event's warnings: with `--strict`, an error (each warning becomes an
+/// error with its own code); without, printed to stderr and the run goes on
+/// (`--diagnostics json`: one JSON object per line, as errors are).
+fn warnings(list: &[tb::model::Warning], strict: bool, style: DiagStyle) -> Result<(), Diag> {
+    let help = "--strict makes every warning an error; correct the data (or the ruleset), or leave out --strict";
+    if strict && !list.is_empty() {
+        let n = list.len();
+        let all = list
+            .iter()
+            .map(|w| Diag::error(w.code, w.message.clone()).with_help(help))
+            .collect();
+        return Err(Diag::many(
+            STRICT,
+            format!(
+                "{n} warning{} and --strict: no standings",
+                if n == 1 { "" } else { "s" }
+            ),
+            all,
+        ));
+    }
+    for w in list {
+        let d = Diag::warning(w.code, w.message.clone());
+        match style {
+            DiagStyle::Json => eprintln!(
+                "{}",
+                serde_json::to_string(&d.to_json()).unwrap_or_default()
+            ),
+            _ => eprint!("{}", d.plain()),
+        }
+    }
+    Ok(())
 }
 
 fn report(d: &Diag, style: DiagStyle, color: bool) {
@@ -280,14 +348,6 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
     tb::load::load_with(&source, threads.unwrap_or_else(tb::eval::default_threads))
 }
 
-fn print_warnings(event: &tb::model::Event) {
-    for w in &event.warnings {
-        let d = Diag::warning(w.code, w.message.clone());
-        eprint!("{}", d.plain());
-    }
-    let _ = Severity::Warning;
-}
-
 /// A ruleset and an event, ready to rank.
 struct Prepared {
     rs: tb::plan::Ruleset,
@@ -300,10 +360,14 @@ struct Prepared {
     procedure: String,
     /// `--threads`.
     threads: Option<usize>,
+    /// `--strict`.
+    strict: bool,
 }
 
 impl Prepared {
-    fn rank(&self, seed: Option<u64>) -> Result<tb::rank::Standings, Diag> {
+    /// Rank the event; a place an undefined value decided is a warning
+    /// (an error with `--strict`).
+    fn rank(&self, seed: Option<u64>, style: DiagStyle) -> Result<tb::rank::Standings, Diag> {
         let mut st = tb::rank::rank(
             &self.event,
             &self.rs,
@@ -316,27 +380,32 @@ impl Prepared {
         if !self.de_labels.is_empty() {
             tb::descriptors::direct_encounter_places(&mut st, &self.procedure, &self.de_labels);
         }
-        print_undefined_warnings(&st, &self.event);
+        warnings(&undefined_warnings(&st, &self.event), self.strict, style)?;
         Ok(st)
     }
 }
 
 /// A place decided by an undefined value is never silent: a warning names
 /// the participant, the criterion and why the value is missing.
-fn print_undefined_warnings(st: &tb::rank::Standings, event: &tb::model::Event) {
-    for u in st.undefined.iter().filter(|u| u.decided) {
-        let p = &event.participants[u.pid];
-        let why = u.reason.as_deref().unwrap_or("the reason was not traced");
-        let d = Diag::warning(
-            "tb::rank::undefined_value",
-            format!(
-                "{} ({}) was placed after those tied with it by {}, whose value for it is undefined: {why}",
-                p.name, p.id, u.criterion
-            ),
-        )
-        .with_help("complete the data, or give the ruleset a default with `??` citing the rule; `tb explain` shows the step");
-        eprint!("{}", d.plain());
-    }
+fn undefined_warnings(
+    st: &tb::rank::Standings,
+    event: &tb::model::Event,
+) -> Vec<tb::model::Warning> {
+    st.undefined
+        .iter()
+        .filter(|u| u.decided)
+        .map(|u| {
+            let p = &event.participants[u.pid];
+            let why = u.reason.as_deref().unwrap_or("the reason was not traced");
+            tb::model::Warning::new(
+                "tb::rank::undefined_value",
+                format!(
+                    "{} ({}) was placed after those tied with it by {}, whose value for it is undefined: {why}",
+                    p.name, p.id, u.criterion
+                ),
+            )
+        })
+        .collect()
 }
 
 /// Load the event and the rules the arguments name (see [`RulesArgs`]).
@@ -377,6 +446,9 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     match ruleset {
         Some(name) => {
             let mut rs = load_ruleset(&name, &a.params)?;
+            event
+                .warnings
+                .extend(tb::check::sport_mismatch(&rs, &event));
             if let Some(i) = rs
                 .params
                 .iter()
@@ -442,6 +514,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 de_labels,
                 procedure,
                 threads: a.threads.map(usize::from),
+                strict: a.strict,
             })
         }
         None => {
@@ -476,6 +549,9 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             notes.extend(chain.notes.iter().cloned());
             let rs = tb::descriptors::ruleset(&chain, &overrides)?;
             tb::inputs::check_event(&mut event, &rs)?;
+            event
+                .warnings
+                .extend(tb::check::sport_mismatch(&rs, &event));
             Ok(Prepared {
                 rs,
                 event,
@@ -487,12 +563,13 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 de_labels: chain.direct_encounter_labels(),
                 procedure: tb::descriptors::PROCEDURE.to_string(),
                 threads: a.threads.map(usize::from),
+                strict: a.strict,
             })
         }
     }
 }
 
-fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
+fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
     match cmd {
         Cmd::Eval {
             rules,
@@ -500,8 +577,8 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
             seed,
         } => {
             let p = prepare(&rules)?;
-            print_warnings(&p.event);
-            let st = p.rank(seed)?;
+            warnings(&p.event.warnings, p.strict, style)?;
+            let st = p.rank(seed, style)?;
             out!(
                 "{}",
                 tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
@@ -521,7 +598,8 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
                     .with_help("use the ids shown by `tb eval`")
                 })?);
             }
-            let st = p.rank(seed)?;
+            warnings(&p.event.warnings, p.strict, style)?;
+            let st = p.rank(seed, style)?;
             out!("{}", tb::render::explain(&st, event, &pids));
             Ok(ExitCode::SUCCESS)
         }
@@ -554,8 +632,9 @@ fn run(cmd: Cmd) -> Result<ExitCode, Diag> {
         }
         Cmd::Verify { rules } => {
             let p = prepare(&rules)?;
+            warnings(&p.event.warnings, p.strict, style)?;
             let (event, data) = (&p.event, &p.data);
-            let st = p.rank(None)?;
+            let st = p.rank(None, style)?;
             let mut diffs = 0;
             let mut compared = 0;
             for row in &st.rows {

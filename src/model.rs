@@ -486,6 +486,11 @@ pub struct Event {
     pub name: String,
     /// Which game.
     pub sport: Sport,
+    /// Whether the data says which game it is (native `sport`, CSV
+    /// `# sport:`, or a format of one game: TRF, USEBIO) rather than
+    /// `sport` being the default: only a declared sport is compared with a
+    /// ruleset's (`check::sport_mismatch`).
+    pub sport_declared: bool,
     /// Pairing system.
     pub system: System,
     /// Participant kind.
@@ -615,6 +620,7 @@ impl Event {
         Event {
             name: name.into(),
             sport,
+            sport_declared: false,
             system,
             kind: Kind::Player,
             rounds,

@@ -69,6 +69,7 @@ fn phrase(rule: &Rule) -> &'static str {
             "a definition (metric, criterion, procedure, param, import, standings, reads)"
         }
         Rule::header | Rule::header_kind => "`title`, `source` or `edition`",
+        Rule::sport_decl | Rule::kw_sport => "`sport \"chess\"`",
         Rule::expr | Rule::postfixed | Rule::paren => "an expression",
         Rule::ident => "a name",
         Rule::string | Rule::string_inner => "a string in double quotes",
@@ -441,6 +442,10 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         Rule::import => {
             let s = p.into_inner().nth(1).map(string).unwrap_or_default();
             Ok(Item::Import(s, sp))
+        }
+        Rule::sport_decl => {
+            let s = p.into_inner().nth(1).map(string).unwrap_or_default();
+            Ok(Item::Sport(s, sp))
         }
         Rule::param | Rule::set => {
             let is_param = p.as_rule() == Rule::param;

@@ -19,6 +19,10 @@ pub struct Ruleset {
     pub source_doc: Option<String>,
     /// `edition`.
     pub edition: Option<String>,
+    /// `sport`: the game the ruleset is for, from its own file or, where it
+    /// says none, from the files it imports when they agree
+    /// (`check::sport_mismatch`).
+    pub sport: Option<crate::model::Sport>,
     /// Every file loaded (root first), for diagnostics.
     pub files: Vec<Source>,
     /// Metrics and criteria.

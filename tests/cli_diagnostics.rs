@@ -334,6 +334,316 @@ fn usage_errors_exit_2() {
     assert_eq!(code, 2, "{err}");
     let (code, _, _) = tb(&dir, &["no-such-command"]);
     assert_eq!(code, 2);
+    // Options that cannot go together, or name nothing: exit 2 with a
+    // diagnostic, never 3 (issue 15), and no standings.
+    let dir = workdir("usage2", &[("good.toml", GOOD)]);
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["eval", "cards/swiss", "good.toml", "--edition", "2024"],
+            "tb::cli::usage",
+        ),
+        (
+            &[
+                "explain",
+                "us-chess/swiss",
+                "good.toml",
+                "--edition",
+                "2026",
+            ],
+            "tb::cli::usage",
+        ),
+        (
+            &["eval", "cards/swiss", "good.toml", "--tiebreaks", "BH"],
+            "tb::cli::usage",
+        ),
+        (
+            &["verify", "fide/swiss", "good.toml", "--tiebreaks", "BH"],
+            "tb::cli::usage",
+        ),
+        (
+            &["eval", "cards/swiss", "good.toml", "--param", "floor"],
+            "tb::cli::bad_param",
+        ),
+        (
+            &["eval", "cards/swiss", "good.toml", "--param", "nope=1"],
+            "tb::check::unknown_param",
+        ),
+        (
+            &["explain", "cards/swiss", "good.toml", "--ids", "zz"],
+            "tb::cli::unknown_id",
+        ),
+        (&["eval", "good.toml"], "tb::cli::no_ruleset"),
+    ];
+    for (args, want) in cases {
+        let mut all = vec!["--diagnostics", "plain"];
+        all.extend_from_slice(args);
+        let (code, out, err) = tb(&dir, &all);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert_eq!(out, "", "{args:?}");
+        assert!(
+            err.starts_with(&format!("error[{want}]:")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A CSV match list with two slips: a misspelt name and a misspelt column.
+const SLIPS_CSV: &str = "\
+round,home,away,home_wins,away_wins,drwas
+1,Alice,Bob,2,1,0
+1,Cleo,Dan,2,0,0
+2,Alice,Cleo,2,0,0
+2,Bob,Dan,1,2,0
+3,Alcie,Dan,2,0,0
+3,Bob,Cleo,2,1,0
+";
+
+#[test]
+fn strict_and_json_warnings() {
+    let dir = workdir("strict", &[("slips.csv", SLIPS_CSV)]);
+    // Plain: each warning a line with its code; the standings follow.
+    let (code, out, err) = tb(
+        &dir,
+        &["--diagnostics", "plain", "eval", "cards/swiss", "slips.csv"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Alcie"), "{out}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[0].starts_with("warning[tb::load::csv::unknown_column]: column `drwas`"),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with("warning[tb::load::csv::similar_name]: `Alcie`"),
+        "{err}"
+    );
+    // JSON: one object per warning, with its code.
+    let (code, _, err) = tb(
+        &dir,
+        &["--diagnostics", "json", "eval", "cards/swiss", "slips.csv"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let objs: Vec<serde_json::Value> = err
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let codes: Vec<&str> = objs
+        .iter()
+        .map(|o| o["code"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "tb::load::csv::unknown_column",
+            "tb::load::csv::similar_name"
+        ]
+    );
+    assert!(objs.iter().all(|o| o["severity"] == "warning"));
+    assert!(objs[1]["message"]
+        .as_str()
+        .unwrap()
+        .contains("did you mean `Alice`?"));
+    // --strict: every warning an error, no standings, exit 3, on each of
+    // eval, explain and verify.
+    for cmd in ["eval", "explain", "verify"] {
+        let (code, out, err) = tb(
+            &dir,
+            &[
+                "--diagnostics",
+                "plain",
+                cmd,
+                "cards/swiss",
+                "slips.csv",
+                "--strict",
+            ],
+        );
+        assert_eq!(code, 3, "{cmd}: {err}");
+        assert_eq!(out, "", "{cmd}");
+        assert!(
+            err.starts_with("error[tb::cli::strict]: 2 warnings and --strict"),
+            "{cmd}: {err}"
+        );
+        assert!(
+            err.contains("error[tb::load::csv::similar_name]: `Alcie`"),
+            "{err}"
+        );
+        assert!(
+            err.contains("error[tb::load::csv::unknown_column]:"),
+            "{err}"
+        );
+    }
+    let (code, _, err) = tb(
+        &dir,
+        &[
+            "--diagnostics",
+            "json",
+            "eval",
+            "cards/swiss",
+            "slips.csv",
+            "--strict",
+        ],
+    );
+    assert_eq!(code, 3);
+    let v: serde_json::Value = serde_json::from_str(err.trim()).expect("one JSON object");
+    assert_eq!(v["code"], "tb::cli::strict");
+    assert_eq!(v["related"][1]["code"], "tb::load::csv::similar_name");
+    // A clean file passes --strict unchanged.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let clean = format!("{root}/examples/cards-swiss.csv");
+    let (code, strict_out, err) = tb(&dir, &["eval", "cards/swiss", &clean, "--strict"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (_, out, _) = tb(&dir, &["eval", "cards/swiss", &clean]);
+    assert_eq!(strict_out, out);
+}
+
+#[test]
+fn ruleset_sport() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let ex = |f: &str| format!("{root}/examples/{f}");
+    let dir = workdir(
+        "sport",
+        &[
+            ("typo.tb", "import \"cards/lib\"\nsport \"crads\"\n"),
+            ("two.tb", "import \"cards/lib\"\nsport \"cards\"\nsport \"chess\"\n"),
+            // `sport` stays usable as a name.
+            ("own.tb", "sport \"other\"\nmetric sport = score\nprocedure p { step sport desc }\nstandings p\n"),
+            ("nosport.csv", "round,home,away,result\n1,a,b,2-0-0\n"),
+            ("nosport.toml", "[[participants]]\nid = \"a\"\n[[participants]]\nid = \"b\"\n[[rounds]]\ngames = [{ home = \"a\", away = \"b\", result = \"1-0\" }]\n"),
+        ],
+    );
+    let plain = |args: &[&str]| {
+        let mut all = vec!["--diagnostics", "plain"];
+        all.extend_from_slice(args);
+        tb(&dir, &all)
+    };
+    // A bridge event with a chess ruleset: a warning, and the run goes on.
+    let (code, out, err) = plain(&["eval", "fide/swiss", &ex("bridge-pairs.toml")]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+    assert!(
+        err.starts_with("warning[tb::check::sport_mismatch]: FIDE individual Swiss is for chess, but the data says its sport is bridge"),
+        "{err}"
+    );
+    let (code, out, _) = plain(&["eval", "fide/swiss", &ex("bridge-pairs.toml"), "--strict"]);
+    assert_eq!((code, out.as_str()), (3, ""));
+    // Descriptors are FIDE's, for chess; a card event is another sport.
+    let (_, _, err) = plain(&["eval", "--tiebreaks", "BH,SB", &ex("cards-swiss.toml")]);
+    assert!(
+        err.starts_with("warning[tb::check::sport_mismatch]: FIDE tie-breaks BH,SB is for chess"),
+        "{err}"
+    );
+    // A CSV's sport is the format's default unless `# sport:` says it.
+    let (code, _, err) = plain(&["eval", "fide/swiss", "nosport.csv"]);
+    assert!(!err.contains("sport_mismatch"), "{code} {err}");
+    let (_, _, err) = plain(&["eval", "fide/swiss", &ex("cards-swiss.csv")]);
+    assert!(err.contains("sport_mismatch"), "{err}");
+    // Data with no `sport`: no warning, whatever the ruleset.
+    let (code, _, err) = plain(&["eval", "wbf/pairs", "nosport.toml"]);
+    assert_eq!((code, err.as_str()), (0, ""));
+    // Every shipped example with its own ruleset: no warning.
+    for (rs, data) in [
+        ("cards/swiss", "cards-swiss.toml"),
+        ("cards/swiss", "cards-swiss.csv"),
+        ("fide/swiss", "chess-swiss.toml"),
+        ("us-chess/swiss", "chess-swiss.json"),
+        ("fide/team-swiss", "team-swiss.toml"),
+        ("wbf/pairs", "bridge-pairs.toml"),
+        ("wbf/bam", "bridge-bam.toml"),
+        ("wbf/knockout", "bridge-knockout.toml"),
+        ("wbf/round-robin", "bridge-round-robin.toml"),
+        ("wbf/swiss-teams", "bridge-swiss-teams.toml"),
+        ("ebu/split-tie", "bridge-individual.toml"),
+    ] {
+        let (_, _, err) = plain(&["eval", rs, &ex(data)]);
+        assert!(!err.contains("sport_mismatch"), "{rs} {data}: {err}");
+    }
+    // A sport tb does not know, or two in one file: checker errors.
+    let (code, _, err) = plain(&["check", "typo.tb"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.starts_with(
+            "error[tb::check::bad_sport]: typo.tb:2:1: `sport \"crads\"`: not a sport tb knows"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `cards`?"), "{err}");
+    let (code, _, err) = plain(&["check", "two.tb"]);
+    assert_eq!(code, 3);
+    assert!(
+        err.starts_with("error[tb::check::bad_sport]: two.tb:3:1:"),
+        "{err}"
+    );
+    let (code, _, err) = plain(&["check", "own.tb"]);
+    assert_eq!(code, 0, "{err}");
+    // Every shipped ruleset and library says its sport in its own file.
+    let mut n = 0;
+    for dir in std::fs::read_dir(format!("{root}/rulesets"))
+        .unwrap()
+        .flatten()
+    {
+        for f in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let path = f.path();
+            if path.extension().is_some_and(|e| e == "tb") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    text.lines().any(|l| l.starts_with("sport \"")),
+                    "{} declares no sport",
+                    path.display()
+                );
+                n += 1;
+            }
+        }
+    }
+    assert!(n > 20, "{n} rulesets");
+}
+
+#[test]
+fn empty_native_file() {
+    let dir = workdir(
+        "empty",
+        &[
+            ("empty.toml", ""),
+            ("blank.toml", "\n  \n"),
+            ("comments.toml", "# results to follow\n\n# (none yet)\n"),
+            ("empty.json", ""),
+            ("blank.json", " \r\n\t\n"),
+        ],
+    );
+    for f in [
+        "empty.toml",
+        "blank.toml",
+        "comments.toml",
+        "empty.json",
+        "blank.json",
+    ] {
+        let (code, out, err) = tb(&dir, &["--diagnostics", "plain", "eval", "cards/swiss", f]);
+        assert_eq!(code, 3, "{f}: {err}");
+        assert_eq!(out, "", "{f}");
+        assert!(
+            err.starts_with(&format!("error[tb::load::native::empty]: {f} is empty")),
+            "{f}: {err}"
+        );
+        // Both native readers, and the one-pass JSON path, agree.
+        let text = std::fs::read_to_string(dir.join(f)).unwrap();
+        let src = tb::diag::Source::new(f, text);
+        if f.ends_with(".toml") {
+            assert_eq!(
+                tb::load::native::load_toml(&src).unwrap_err().code,
+                "tb::load::native::empty"
+            );
+        } else {
+            assert_eq!(
+                tb::load::native::load_json(&src).unwrap_err().code,
+                "tb::load::native::empty"
+            );
+            assert_eq!(
+                tb::load::native::load_json_tree(&src).unwrap_err().code,
+                "tb::load::native::empty"
+            );
+            assert!(tb::load::native::load_json_fast(&src).is_none());
+        }
+    }
 }
 
 #[test]
@@ -366,34 +676,35 @@ fn cli_codes() {
         assert_eq!(code, 3);
         assert!(err.starts_with("error[tb::load::too_large]:"), "{err}");
     }
-    // tb::cli::bad_param.
+    // tb::cli::bad_param (a usage error: exit 2).
     let (code, _, err) = plain(&["eval", "cards/swiss", "good.toml", "--param", "floor"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(
         err.starts_with("error[tb::cli::bad_param]: --param floor: expected NAME=VALUE"),
         "{err}"
     );
     let (code, _, err) = plain(&["eval", "cards/swiss", "good.toml", "--param", "floor=x"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[tb::cli::bad_param]:"), "{err}");
     // tb::check::unknown_param from the command line: no place in a file.
+    // A usage error too: the name came from the command line.
     let (code, _, err) = plain(&["eval", "cards/swiss", "good.toml", "--param", "nope=1"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(
         err.starts_with("error[tb::check::unknown_param]: --param nope"),
         "{err}"
     );
     // tb::cli::unknown_id.
     let (code, _, err) = plain(&["explain", "us-chess/swiss", "good.toml", "--ids", "zz"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[tb::cli::unknown_id]:"), "{err}");
     // tb::cli::usage: a ruleset and --tiebreaks together.
     let (code, _, err) = plain(&["eval", "us-chess/swiss", "good.toml", "--tiebreaks", "BH"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[tb::cli::usage]:"), "{err}");
     // tb::cli::no_ruleset: data alone, and no tie-breaks in it.
     let (code, _, err) = plain(&["eval", "good.toml"]);
-    assert_eq!(code, 3);
+    assert_eq!(code, 2);
     assert!(err.starts_with("error[tb::cli::no_ruleset]:"), "{err}");
     // tb::check::unknown_ruleset.
     let (code, _, err) = plain(&["check", "no/such"]);
@@ -440,5 +751,10 @@ fn verify_exit_codes() {
         ],
     );
     assert_eq!(code, 3);
-    assert!(err.starts_with("error[tb::verify::no_ranks]:"), "{err}");
+    // verify prints the data's warnings as eval does, then the error.
+    assert!(
+        err.starts_with("warning[tb::load::warning]: participant `b`"),
+        "{err}"
+    );
+    assert!(err.contains("\nerror[tb::verify::no_ranks]:"), "{err}");
 }

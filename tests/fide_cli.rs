@@ -145,7 +145,7 @@ fn trf26_tiebreak_records_are_the_ruleset() {
         .contains("records 202/212: BH/C1,SB"));
     // Without records, a ruleset or --tiebreaks is needed.
     let o = tb(&["eval", TINY]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
     assert!(stderr(&o).contains("tb::cli::no_ruleset"), "{}", stderr(&o));
 }
 
@@ -218,7 +218,7 @@ fn descriptor_diagnostics() {
     );
     // A ruleset and --tiebreaks together.
     let o = tb(&["eval", "fide/swiss", TINY, "--tiebreaks", "PTS"]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
     assert!(stderr(&o).contains("tb::cli::usage"));
 }
 
@@ -243,7 +243,7 @@ fn shipped_fide_rulesets() {
     ]));
     assert_eq!(values(&doc, "1")["BH"], "8.5");
     let o = tb(&["eval", "us-chess/swiss", TINY, "--edition", "2026"]);
-    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
     let o = tb(&[
         "eval",
         "fide/round-robin",

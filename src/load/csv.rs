@@ -6,6 +6,7 @@
 //! round,home,away,result
 //! 1,Ana,Ben,2-1-0
 //! 1,Cleo,,bye
+//! 2,Ben,drop
 //! ```
 //!
 //! A header row names the columns (any order, any case): `round`, `home`
@@ -13,63 +14,86 @@
 //! `result` (as in the native format: `2-1-0` games won-lost-drawn for cards,
 //! `1-0` for chess) or the numbers `home_wins`, `away_wins` and optionally
 //! `draws`. An empty `away`, or `bye` in either the away or result column,
-//! is a pairing bye for the home player. Lines starting with `#` before the
-//! header may set `name`, `sport` (default cards), `system` and `rounds`.
-//! Participants are everyone named; their id is the name as written.
+//! is a pairing bye for the home player; `drop` there says the home player
+//! dropped after that round (the model's `withdrawn_after`). Lines starting
+//! with `#` before the header may set `name`, `sport` (default cards),
+//! `system`, `rounds` and `start_date`.
+//!
+//! Files saved by a spreadsheet are read as they come: a UTF-8 byte-order
+//! mark is skipped, CRLF line ends are read, and a header with `;` (or tabs)
+//! and no `,` sets the separator. The records are split by the `csv` crate;
+//! this module only finds where each cell stands, for diagnostics.
+//!
+//! Names: a player is the same whatever the case and spacing of their name
+//! (`Alice`, `alice `, `ALICE`); the first spelling is kept as id and
+//! display name. A name seen in one round only, while a name one letter
+//! from it is absent from that round, is a warning
+//! (`tb::load::csv::similar_name`).
+//! The loader is linear in the number of rows (hash maps, no scans).
 
 use super::native::{build_from_tree, Key, Node, V};
 use crate::diag::{Diag, Source, Span};
+use crate::model::Warning;
+use std::collections::{HashMap, HashSet};
 
 /// Largest CSV file read (the loaders' common limit).
 pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
 
-/// One cell: its text (unquoted) and where it stands in the file.
+/// The warning for a name that looks like a misspelling of another.
+pub const SIMILAR_NAME: &str = "tb::load::csv::similar_name";
+/// The warning for a header column that looks like a misspelt known one.
+pub const UNKNOWN_COLUMN: &str = "tb::load::csv::unknown_column";
+
+/// One cell: its text (unquoted, trimmed) and where it stands in the file.
 struct Cell {
     text: String,
     span: Span,
 }
 
-/// Split one line into cells, honouring double quotes ("" inside quotes is a quote).
-fn cells(line: &str, offset: usize) -> Result<Vec<Cell>, (usize, &'static str)> {
+/// Where each cell of the record starting at `pos` stands in `text`: the
+/// `csv` crate reads the values but gives only the record's position. Also
+/// refuses the two things the crate lets through that are almost always a
+/// damaged file: a quote never closed (the crate would read the rest of the
+/// file as one cell) and text after a closing quote.
+fn cell_spans(text: &str, pos: usize, delim: u8) -> Result<Vec<Span>, (usize, &'static str)> {
+    let b = text.as_bytes();
+    let eol = |c: u8| c == b'\n' || c == b'\r';
     let mut out = Vec::new();
-    let bytes = line.as_bytes();
-    let mut i = 0;
+    let mut i = pos;
     loop {
         let start = i;
-        let mut text = String::new();
-        if bytes.get(i) == Some(&b'"') {
+        if b.get(i) == Some(&b'"') {
             i += 1;
             loop {
-                match bytes.get(i) {
-                    None => return Err((offset + start, "a quote that is never closed")),
-                    Some(b'"') if bytes.get(i + 1) == Some(&b'"') => {
-                        text.push('"');
-                        i += 2;
-                    }
+                match b.get(i) {
+                    None => return Err((start, "a quote that is never closed")),
+                    Some(b'"') if b.get(i + 1) == Some(&b'"') => i += 2,
                     Some(b'"') => {
                         i += 1;
                         break;
                     }
-                    Some(_) => {
-                        let ch = line[i..].chars().next().unwrap_or(' ');
-                        text.push(ch);
-                        i += ch.len_utf8();
-                    }
+                    Some(_) => i += 1,
                 }
             }
-            if !matches!(bytes.get(i), None | Some(b',')) {
-                return Err((offset + i, "text after a closing quote"));
+            let quoted_end = i;
+            while matches!(b.get(i), Some(&c) if (c == b' ' || c == b'\t') && c != delim) {
+                i += 1;
             }
+            if b.get(i).is_some_and(|&c| c != delim && !eol(c)) {
+                return Err((i, "text after a closing quote"));
+            }
+            out.push(Span::new(start, quoted_end));
         } else {
-            let end = line[i..].find(',').map(|k| i + k).unwrap_or(line.len());
-            text.push_str(line[i..end].trim());
-            i = end;
+            while i < b.len() && b[i] != delim && !eol(b[i]) {
+                i += 1;
+            }
+            // The cell's text without the blanks around it.
+            let cell = &text[start..i];
+            let lead = cell.len() - cell.trim_start().len();
+            let s = start + lead;
+            out.push(Span::new(s, s.max(start + cell.trim_end().len())));
         }
-        out.push(Cell {
-            text: text.trim().to_string(),
-            span: Span::new(offset + start, offset + i),
-        });
-        if bytes.get(i) == Some(&b',') {
+        if b.get(i) == Some(&delim) {
             i += 1;
         } else {
             return Ok(out);
@@ -101,6 +125,74 @@ fn err(src: &Source, span: Span, msg: impl Into<String>, help: &str) -> Diag {
         .with_help(help)
 }
 
+/// The key that identifies a player: case and spacing do not count
+/// (`" Alice  Smith"` and `"alice smith"` are one player).
+fn name_key(name: &str) -> String {
+    name.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// Optimal string alignment distance (a swap of two neighbours counts 1,
+/// so `Alcie` is 1 from `Alice`), in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev2 = vec![0usize; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0usize; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(prev2[j - 2] + 1);
+            }
+            cur[j] = d;
+        }
+        std::mem::swap(&mut prev2, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+/// How far apart a header cell may be from a column name of `len`
+/// characters and still look like it misspelt.
+fn similar_limit(len: usize) -> usize {
+    match len {
+        0..=3 => 0,
+        4..=7 => 1,
+        _ => 2,
+    }
+}
+
+/// The columns a match list may have (the first name of each is the one
+/// documented), for the did-you-mean of a misspelt header.
+const KNOWN_COLUMNS: &[&[&str]] = &[
+    &["round"],
+    &["home", "player", "player1"],
+    &["away", "opponent", "player2"],
+    &["result"],
+    &["home_wins", "wins1", "games_won1"],
+    &["away_wins", "wins2", "games_won2"],
+    &["draws", "drawn"],
+];
+
+/// The separator a spreadsheet used, read from the header line: `;` where
+/// the header has `;` and no `,` (a spreadsheet in a locale whose decimal
+/// mark is the comma), a tab where it has only tabs, else `,`.
+fn sniff(header: &str) -> u8 {
+    if header.contains(';') && !header.contains(',') {
+        b';'
+    } else if header.contains('\t') && !header.contains(',') && !header.contains(';') {
+        b'\t'
+    } else {
+        b','
+    }
+}
+
 /// Load a CSV match list.
 pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     if src.text.len() > MAX_CSV_BYTES {
@@ -111,73 +203,148 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         .in_source(src));
     }
     let text: &str = &src.text;
+    // UTF-16 (a spreadsheet's "Unicode text") reaches us byte by byte as
+    // Latin-1 characters, a NUL after each ASCII one: say what it is.
+    if text.starts_with("\u{ff}\u{fe}")
+        || text.starts_with("\u{fe}\u{ff}")
+        || text.bytes().take(200).any(|b| b == 0)
+    {
+        return Err(Diag::error(
+            "tb::load::csv::encoding",
+            format!("{} is not UTF-8 text (it looks like UTF-16)", src.name),
+        )
+        .with_help("save the sheet as \"CSV UTF-8\" (or plain CSV) and try again"));
+    }
+    // A spreadsheet's UTF-8 byte-order mark is not part of the first cell.
+    let body = if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    };
+
+    // `#` lines and blank lines before the header: the event's fields.
     let mut event_items: Vec<(Key, Node)> = Vec::new();
-    let mut header: Option<Vec<(String, Span)>> = None;
-    let mut rows: Vec<(Vec<Cell>, Span)> = Vec::new();
-    let mut offset = 0;
-    for raw in text.split_inclusive('\n') {
+    let mut header_at = None;
+    let mut offset = body;
+    for raw in text[body..].split_inclusive('\n') {
         let line_start = offset;
         offset += raw.len();
         let line = raw.trim_end_matches(['\n', '\r']);
         let line_span = Span::new(line_start, line_start + line.len());
-        if line.trim().is_empty() {
+        // A spreadsheet writes an empty row as separators only.
+        if line.trim_matches([',', ';', '\t', ' ']).is_empty() {
             continue;
         }
-        if let Some(meta) = line.trim_start().strip_prefix('#') {
-            if header.is_none() {
-                if let Some((k, v)) = meta.split_once(':') {
-                    let k = k.trim().to_ascii_lowercase();
-                    let v = v.trim();
-                    let value = match k.as_str() {
-                        "rounds" => match v.parse::<i64>() {
-                            Ok(n) => V::Int(n),
-                            Err(_) => {
-                                return Err(err(
-                                    src,
-                                    line_span,
-                                    "`# rounds:` needs a whole number",
-                                    "write e.g. `# rounds: 5`",
-                                ))
-                            }
-                        },
-                        "name" | "sport" | "system" | "start_date" => V::Str(v.to_string()),
-                        _ => continue,
-                    };
-                    event_items.push((key(&k, line_span), node(value, line_span)));
-                }
-            }
-            continue;
-        }
-        let cs = cells(line, line_start).map_err(|(at, what)| {
-            // One character at `at` (not one byte: the text may be any UTF-8).
-            let mut at = at.min(text.len());
-            while !text.is_char_boundary(at) {
-                at -= 1;
-            }
-            let len = text[at..].chars().next().map_or(0, char::len_utf8);
-            err(
-                src,
-                Span::new(at, (at + len).min(line_span.end.max(at))),
-                format!("malformed CSV: {what}"),
-                "quote a cell that contains commas with double quotes",
-            )
-        })?;
-        match &header {
-            None => {
-                header = Some(
-                    cs.into_iter()
-                        .map(|c| (c.text.to_ascii_lowercase(), c.span))
-                        .collect(),
-                )
-            }
-            Some(_) => rows.push((cs, line_span)),
+        let Some(meta) = line.trim_start().strip_prefix('#') else {
+            header_at = Some((line_start, line));
+            break;
+        };
+        if let Some((k, v)) = meta.split_once(':') {
+            let k = k.trim().to_ascii_lowercase();
+            // `# name: Friday;;;` — the empty cells after it on the row.
+            let v = v.trim().trim_end_matches([',', ';', '\t']).trim();
+            let value = match k.as_str() {
+                "rounds" => match v.parse::<i64>() {
+                    Ok(n) => V::Int(n),
+                    Err(_) => {
+                        return Err(err(
+                            src,
+                            line_span,
+                            "`# rounds:` needs a whole number",
+                            "write e.g. `# rounds: 5`",
+                        ))
+                    }
+                },
+                "name" | "sport" | "system" | "start_date" => V::Str(v.to_string()),
+                _ => continue,
+            };
+            event_items.push((key(&k, line_span), node(value, line_span)));
         }
     }
-    let header = header.ok_or_else(|| {
-        Diag::error("tb::load::csv::no_header", "the CSV file has no header row")
-            .in_source(src)
-            .with_help("start with a row such as `round,home,away,result`")
-    })?;
+    let Some((header_start, header_line)) = header_at else {
+        return Err(
+            Diag::error("tb::load::csv::no_header", "the CSV file has no header row")
+                .in_source(src)
+                .with_help("start with a row such as `round,home,away,result`"),
+        );
+    };
+    let delim = sniff(header_line);
+
+    // The records, header first, as the `csv` crate splits them.
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delim)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(&text.as_bytes()[header_start..]);
+    let mut records: Vec<Vec<Cell>> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        let at = header_start + reader.position().byte() as usize;
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let at = e
+                    .position()
+                    .map_or(at, |p| header_start + p.byte() as usize);
+                return Err(err(
+                    src,
+                    one_char(text, at),
+                    format!("malformed CSV: {e}"),
+                    "save the sheet again as CSV",
+                ));
+            }
+        }
+        // Where the record starts: the crate's position may stand on the
+        // line end before it (CRLF) or on comment lines it skipped.
+        let mut pos = record
+            .position()
+            .map_or(at, |p| header_start + p.byte() as usize);
+        let b = text.as_bytes();
+        while pos < b.len() {
+            match b[pos] {
+                b'\r' | b'\n' => pos += 1,
+                b'#' => pos = text[pos..].find('\n').map_or(b.len(), |k| pos + k + 1),
+                _ => break,
+            }
+        }
+        let spans = cell_spans(text, pos, delim).map_err(|(at, what)| {
+            err(
+                src,
+                one_char(text, at),
+                format!("malformed CSV: {what}"),
+                "quote a cell that contains the separator with double quotes",
+            )
+        })?;
+        if record.iter().all(str::is_empty) {
+            continue; // an empty spreadsheet row
+        }
+        let line_end = text[pos..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |k| pos + k);
+        let whole = Span::new(pos, line_end);
+        records.push(
+            record
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Cell {
+                    text: t.to_string(),
+                    span: spans.get(i).copied().unwrap_or(whole),
+                })
+                .collect(),
+        );
+    }
+    let mut records = records.into_iter();
+    let header: Vec<(String, Span)> = records
+        .next()
+        .map(|cs| {
+            cs.into_iter()
+                .map(|c| (c.text.to_lowercase(), c.span))
+                .collect()
+        })
+        .unwrap_or_default();
     let col = |names: &[&str]| header.iter().position(|(h, _)| names.contains(&h.as_str()));
     let round_c = col(&["round"]);
     let home_c = col(&["home", "player", "player1"]);
@@ -192,14 +359,17 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         .unwrap_or_default()
         .join(header.last().map(|h| h.1).unwrap_or_default());
     let (Some(round_c), Some(home_c)) = (round_c, home_c) else {
+        let help = if delim == b',' && header_line.contains(['\t', ';']) {
+            "the header mixes `,` with `;` or tabs: use one separator throughout"
+        } else {
+            "e.g. `round,home,away,result` or `round,home,away,home_wins,away_wins,draws`"
+        };
         return Err(Diag::error(
             "tb::load::csv::missing_column",
             "the header needs at least `round` and `home` columns",
         )
         .at(src, header_span, "header")
-        .with_help(
-            "e.g. `round,home,away,result` or `round,home,away,home_wins,away_wins,draws`",
-        ));
+        .with_help(help));
     };
     if result_c.is_none() && (hw_c.is_none() || aw_c.is_none()) {
         return Err(Diag::error(
@@ -209,26 +379,89 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         .at(src, header_span, "header")
         .with_help("add `result` (e.g. 2-1-0) or the two game-win columns"));
     }
-    if !event_items.iter().any(|(k, _)| k.name == "sport") {
+    // Other columns (table numbers, notes) are ignored, but one that looks
+    // like a misspelt known column would be silently lost (`drwas`: every
+    // drawn game gone): a warning.
+    let mut warnings = Vec::new();
+    for (h, sp) in &header {
+        if h.is_empty()
+            || KNOWN_COLUMNS
+                .iter()
+                .any(|names| names.contains(&h.as_str()))
+        {
+            continue;
+        }
+        let near = KNOWN_COLUMNS
+            .iter()
+            .flat_map(|names| names.iter())
+            .map(|k| (edit_distance(h, k), *k))
+            .filter(|(d, k)| *d <= similar_limit(k.len()).max(1))
+            .min();
+        if let Some((_, k)) = near {
+            let (line, c) = src.line_col(sp.start);
+            warnings.push(Warning::new(
+                UNKNOWN_COLUMN,
+                format!(
+                    "column `{h}` ({}:{line}:{c}) is not one tb reads, and is ignored: did you mean `{k}`?",
+                    src.name
+                ),
+            ));
+        }
+    }
+    let sport_declared = event_items.iter().any(|(k, _)| k.name == "sport");
+    if !sport_declared {
         event_items.push((
             key("sport", Span::default()),
             node(V::Str("cards".into()), Span::default()),
         ));
     }
 
-    // Rounds in order of first appearance, each with its games and byes.
-    let mut names: Vec<(String, Span)> = Vec::new();
+    // Players by name key, rounds by number: one look-up per cell.
+    let mut players: Vec<Player> = Vec::new();
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    let mut seen_in: HashSet<(usize, i64)> = HashSet::new();
     let mut rounds: Vec<(i64, Span, Vec<Node>, Vec<Node>)> = Vec::new();
-    for (cs, row_span) in rows {
+    let mut round_ix: HashMap<i64, usize> = HashMap::new();
+    let mut player = |cell: &Cell, players: &mut Vec<Player>| -> usize {
+        let k = name_key(&cell.text);
+        *by_key.entry(k.clone()).or_insert_with(|| {
+            players.push(Player {
+                name: cell.text.clone(),
+                key: k,
+                span: cell.span,
+                dropped: None,
+                rounds: 0,
+                first_round: 0,
+            });
+            players.len() - 1
+        })
+    };
+    let mut appear = |p: usize, round: i64, players: &mut Vec<Player>| {
+        if seen_in.insert((p, round)) {
+            let pl = &mut players[p];
+            if pl.rounds == 0 {
+                pl.first_round = round;
+            }
+            pl.rounds += 1;
+        }
+    };
+    for cs in records {
+        let row_span = cs
+            .first()
+            .map(|c| c.span)
+            .unwrap_or_default()
+            .join(cs.last().map(|c| c.span).unwrap_or_default());
         let get = |i: Option<usize>| i.and_then(|i| cs.get(i));
-        let round_cell = get(Some(round_c)).ok_or_else(|| {
-            err(
-                src,
-                row_span,
-                "this row has no `round` cell",
-                "every row needs a round number",
-            )
-        })?;
+        let round_cell = get(Some(round_c))
+            .filter(|c| !c.text.is_empty())
+            .ok_or_else(|| {
+                err(
+                    src,
+                    row_span,
+                    "this row has no `round` cell",
+                    "every row needs a round number",
+                )
+            })?;
         let round: i64 = round_cell.text.parse().map_err(|_| {
             err(
                 src,
@@ -237,7 +470,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
                 "write a whole number such as 3",
             )
         })?;
-        let home = get(Some(home_c))
+        let home_cell = get(Some(home_c))
             .filter(|c| !c.text.is_empty())
             .ok_or_else(|| {
                 err(
@@ -247,26 +480,66 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
                     "fill in the `home` column",
                 )
             })?;
-        if !names.iter().any(|(n, _)| *n == home.text) {
-            names.push((home.text.clone(), home.span));
-        }
-        let away =
-            get(away_c).filter(|c| !c.text.is_empty() && !c.text.eq_ignore_ascii_case("bye"));
-        let result = get(result_c);
-        let is_bye = away.is_none() || result.is_some_and(|r| r.text.eq_ignore_ascii_case("bye"));
-        let idx = match rounds.iter().position(|r| r.0 == round) {
-            Some(i) => i,
-            None => {
-                rounds.push((round, round_cell.span, Vec::new(), Vec::new()));
-                rounds.len() - 1
+        let home = player(home_cell, &mut players);
+        let away_cell = get(away_c).filter(|c| !c.text.is_empty());
+        let result = get(result_c).filter(|c| !c.text.is_empty());
+        let is = |c: Option<&Cell>, w: &str| c.is_some_and(|c| c.text.eq_ignore_ascii_case(w));
+        // `drop`: the home player dropped after this round. The row is a
+        // marker, not a game: the player's game this round is its own row.
+        if is(away_cell, "drop") || is(result, "drop") {
+            let marker = if is(away_cell, "drop") {
+                away_cell
+            } else {
+                result
+            };
+            let marker_span = marker.map_or(row_span, |c| c.span);
+            if let Some(a) = away_cell.filter(|_| !is(away_cell, "drop")) {
+                return Err(err(
+                    src,
+                    a.span,
+                    "a `drop` row names an opponent",
+                    "a drop is a row of its own: `round,player,drop`; record the game in another row",
+                ));
             }
-        };
-        if is_bye {
+            if round < 1 {
+                return Err(err(
+                    src,
+                    round_cell.span,
+                    "a drop after round 0",
+                    "a player who never played is simply left out of the list",
+                ));
+            }
+            let p = &mut players[home];
+            if let Some((r0, s0)) = p.dropped {
+                let (line, _) = src.line_col(s0.start);
+                return Err(Diag::error(
+                    "tb::load::csv::dropped_twice",
+                    format!(
+                        "`{}` is recorded as dropping twice (after rounds {r0} and {round})",
+                        p.name
+                    ),
+                )
+                .at(src, marker_span, "second drop")
+                .with_help(format!(
+                    "keep one `drop` row for each player (the other is on line {line})"
+                )));
+            }
+            p.dropped = Some((round, marker_span));
+            continue;
+        }
+        appear(home, round, &mut players);
+        let idx = *round_ix.entry(round).or_insert_with(|| {
+            rounds.push((round, round_cell.span, Vec::new(), Vec::new()));
+            rounds.len() - 1
+        });
+        let home_name = players[home].name.clone();
+        let away = away_cell.filter(|c| !c.text.eq_ignore_ascii_case("bye"));
+        if away.is_none() || is(result, "bye") {
             let bye = table(
                 vec![
                     (
-                        key("id", home.span),
-                        node(V::Str(home.text.clone()), home.span),
+                        key("id", home_cell.span),
+                        node(V::Str(home_name), home_cell.span),
                     ),
                     (
                         key("type", row_span),
@@ -279,12 +552,12 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
             continue;
         }
         let away = away.ok_or_else(|| err(src, row_span, "no opponent", "fill in `away`"))?;
-        if !names.iter().any(|(n, _)| *n == away.text) {
-            names.push((away.text.clone(), away.span));
-        }
+        let away_p = player(away, &mut players);
+        appear(away_p, round, &mut players);
+        let away_name = players[away_p].name.clone();
         let (res_text, res_span) = match result {
-            Some(r) if !r.text.is_empty() => (r.text.clone(), r.span),
-            _ => {
+            Some(r) => (r.text.clone(), r.span),
+            None => {
                 let num = |c: Option<&Cell>, what: &str| -> Result<(String, Span), Diag> {
                     match c {
                         Some(c) if c.text.is_empty() => Ok(("0".into(), c.span)),
@@ -312,23 +585,27 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         let game = table(
             vec![
                 (
-                    key("home", home.span),
-                    node(V::Str(home.text.clone()), home.span),
+                    key("home", home_cell.span),
+                    node(V::Str(home_name), home_cell.span),
                 ),
-                (
-                    key("away", away.span),
-                    node(V::Str(away.text.clone()), away.span),
-                ),
+                (key("away", away.span), node(V::Str(away_name), away.span)),
                 (key("result", res_span), node(V::Str(res_text), res_span)),
             ],
             row_span,
         );
         rounds[idx].2.push(game);
     }
+    warnings.extend(similar_names(src, &players, &seen_in, rounds.len()));
     rounds.sort_by_key(|r| r.0);
-    let participants = names
-        .into_iter()
-        .map(|(n, sp)| table(vec![(key("id", sp), node(V::Str(n), sp))], sp))
+    let participants = players
+        .iter()
+        .map(|p| {
+            let mut items = vec![(key("id", p.span), node(V::Str(p.name.clone()), p.span))];
+            if let Some((r, sp)) = p.dropped {
+                items.push((key("withdrawn_after", sp), node(V::Int(r), sp)));
+            }
+            table(items, p.span)
+        })
         .collect();
     let round_nodes = rounds
         .into_iter()
@@ -355,5 +632,129 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         ],
         whole,
     );
-    build_from_tree(src, &root)
+    let mut ev = build_from_tree(src, &root)?;
+    // The `cards` put in above is the format's default, not the file's word.
+    ev.sport_declared = sport_declared;
+    ev.warnings.extend(warnings);
+    Ok(ev)
+}
+
+/// A player named in the list.
+struct Player {
+    /// The first spelling: id and display name.
+    name: String,
+    /// [`name_key`] of it.
+    key: String,
+    /// Where it is first written.
+    span: Span,
+    /// `drop` row: the round after which the player dropped, and where.
+    dropped: Option<(i64, Span)>,
+    /// In how many rounds the player has a game or bye.
+    rounds: usize,
+    /// The first of them.
+    first_round: i64,
+}
+
+/// Warnings for names that appear in one round only while a name one edit
+/// from it (a letter changed, added or left out, or two neighbours swapped)
+/// has no game or bye in that round: most likely one player, misspelt once
+/// (`Alcie` for `Alice`), who would otherwise be a new player and leave the
+/// real one absent. Names under four characters are too often one letter
+/// apart by chance (`Al`, `Ed`).
+///
+/// Linear in the players, not quadratic: two names one edit apart share a
+/// key with at most one character deleted from each, so the one-round
+/// names' keys are indexed by those deletions and every other name looks
+/// up its own. A deletion shared by more than [`CROWD`] names (a numbered
+/// field, `player0001` ...) says nothing about a misspelling and is skipped;
+/// past [`MAX_SIMILAR`] warnings the rest are counted in one.
+fn similar_names(
+    src: &Source,
+    players: &[Player],
+    seen_in: &HashSet<(usize, i64)>,
+    rounds: usize,
+) -> Vec<Warning> {
+    const CROWD: usize = 32;
+    const MAX_SIMILAR: usize = 100;
+    let mut out = Vec::new();
+    if rounds < 2 {
+        return out;
+    }
+    // A key and the keys with one character deleted.
+    let variants = |key: &str| -> Vec<String> {
+        let cs: Vec<char> = key.chars().collect();
+        let mut v = vec![key.to_string()];
+        for k in 0..cs.len() {
+            v.push(cs[..k].iter().chain(&cs[k + 1..]).collect());
+        }
+        v
+    };
+    let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, p) in players.iter().enumerate() {
+        if p.rounds == 1 && p.key.chars().count() >= 4 {
+            for v in variants(&p.key) {
+                index.entry(v).or_default().push(i);
+            }
+        }
+    }
+    if index.is_empty() {
+        return out;
+    }
+    // For each one-round name, the nearest other name absent in its round
+    // (the first in the file among equals).
+    let mut best: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (j, q) in players.iter().enumerate() {
+        if q.rounds == 0 {
+            continue;
+        }
+        for v in variants(&q.key) {
+            let Some(cands) = index.get(&v).filter(|c| c.len() <= CROWD) else {
+                continue;
+            };
+            for &i in cands {
+                let p = &players[i];
+                if i == j || seen_in.contains(&(j, p.first_round)) {
+                    continue;
+                }
+                let d = edit_distance(&p.key, &q.key);
+                if d == 1 && best.get(&i).is_none_or(|&b| (d, j) < b) {
+                    best.insert(i, (d, j));
+                }
+            }
+        }
+    }
+    let mut found: Vec<(usize, usize)> = best.into_iter().map(|(i, (_, j))| (i, j)).collect();
+    found.sort_unstable();
+    for &(i, j) in found.iter().take(MAX_SIMILAR) {
+        let (p, q) = (&players[i], &players[j]);
+        let (line, col) = src.line_col(p.span.start);
+        out.push(Warning::new(
+            SIMILAR_NAME,
+            format!(
+                "`{}` ({}:{line}:{col}) plays only in round {}, where `{}` has no game: did you mean `{}`? Correct the spelling if they are one player",
+                p.name, src.name, p.first_round, q.name, q.name
+            ),
+        ));
+    }
+    if found.len() > MAX_SIMILAR {
+        out.push(Warning::new(
+            SIMILAR_NAME,
+            format!(
+                "{} more names play in one round only, each one letter from a name absent in that round",
+                found.len() - MAX_SIMILAR
+            ),
+        ));
+    }
+    out
+}
+
+/// A span of the one character at byte `at` (not one byte: the text may be
+/// any UTF-8).
+fn one_char(text: &str, at: usize) -> Span {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let len = text[at..].chars().next().map_or(0, char::len_utf8);
+    Span::new(at, at + len)
 }

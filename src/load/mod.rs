@@ -60,6 +60,12 @@ impl Format {
     }
 }
 
+/// The event, its sport marked as declared by the file's format.
+fn declared(mut ev: Event) -> Event {
+    ev.sport_declared = true;
+    ev
+}
+
 /// Load an event from a named source text, choosing the loader by format.
 pub fn load(source: &Source) -> Result<Event, Diag> {
     load_with(source, crate::eval::default_threads())
@@ -71,9 +77,11 @@ pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     match Format::detect(&source.name, &source.text) {
         Some(Format::Toml) => native::load_toml(source),
         Some(Format::Json) => native::load_json_with(source, threads),
-        Some(Format::Trf) => trf::load_trf_with(source, threads),
+        // TRF is a chess format and USEBIO a bridge one: the format
+        // declares the sport.
+        Some(Format::Trf) => trf::load_trf_with(source, threads).map(declared),
         Some(Format::Csv) => csv::load_csv(source),
-        Some(Format::Usebio) => usebio::load_usebio(source),
+        Some(Format::Usebio) => usebio::load_usebio(source).map(declared),
         None => Err(Diag::error(
             "tb::load::unknown_format",
             format!("cannot tell what format {} is in", source.name),

@@ -138,6 +138,22 @@ fn check_size(source: &Source) -> Result<(), Diag> {
         .in_source(source)
         .with_help("split the event into smaller files, or check that this is the right file"));
     }
+    // An empty file (or blanks and TOML comments only) is refused like an
+    // empty file of any other format: it is far likelier the wrong file, or
+    // a save that failed, than an event with nobody in it. Here, so that the
+    // TOML, JSON and one-pass JSON readers all agree.
+    if source
+        .text
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        return Err(Diag::error(
+            "tb::load::native::empty",
+            format!("{} is empty: it holds no event", source.name),
+        )
+        .in_source(source)
+        .with_help("check that this is the right file; an event needs at least its `[[participants]]` and `[[rounds]]`"));
+    }
     Ok(())
 }
 
@@ -1286,6 +1302,7 @@ fn read_event_header(cx: &mut Cx, node: Option<&Node>) -> Result<(Event, Option<
         ev.name = cx.string(n, "`event.name`").unwrap_or_default();
     }
     if let Some(n) = t.get("sport") {
+        ev.sport_declared = true;
         if let Some(s) = cx.string(n, "`event.sport`") {
             ev.sport = match s.as_str() {
                 "chess" => Sport::Chess,

@@ -654,6 +654,7 @@ impl<'a> Reader<'a> {
             match field {
                 "name" => ev.name = lx.text()?,
                 "sport" => {
+                    ev.sport_declared = true;
                     sport = match lx.string()?.as_ref() {
                         "chess" => Sport::Chess,
                         "cards" => Sport::Cards,
