@@ -335,6 +335,12 @@ fn each_library_reports_a_value_taken_away() {
             from: "imps = [",
             to: "imp = [",
         },
+        Case {
+            ruleset: "wbf/knockout",
+            example: "examples/bridge-knockout.toml",
+            from: "carryover = [3, 0]",
+            to: "carry_over = [3, 0]",
+        },
         // Art. 10: one unrated player and the rating tie-breaks are dropped.
         Case {
             ruleset: "--tiebreaks=PTS,ARO",
