@@ -965,19 +965,55 @@ impl<'a> Evaluator<'a> {
                         None => Ok(Col::Const(Value::Undef)),
                     };
                 }
-                // An undefined condition anywhere: per element, as the
-                // reference evaluator takes neither branch there.
-                let Some(truth) = self.truths(c, &cc, dom, blk)? else {
-                    return self.per_item(e, cx, blk);
+                // Where the condition is undefined the reference evaluator
+                // takes neither branch: the element is undefined (`known`).
+                // A condition of flags with holes (`r.opponent.rated`, a
+                // bye's opponent) is merged here; any other with an
+                // undefined element is evaluated per element.
+                let (truth, known) = match self.truths(c, &cc, dom, blk)? {
+                    Some(t) => (t, None),
+                    None => match &cc {
+                        Col::OptBools(bs, ds) => (bs.clone(), Some(ds.clone())),
+                        _ => return self.per_item(e, cx, blk),
+                    },
                 };
-                if truth.iter().all(|&t| t) {
+                if known.is_none() && truth.iter().all(|&t| t) {
                     return self.col(a, cx, blk);
                 }
-                if !truth.iter().any(|&t| t) {
+                if known.is_none() && !truth.iter().any(|&t| t) {
                     return self.col(b, cx, blk);
                 }
                 let ca = self.col(a, cx, blk)?;
                 let cb = self.col(b, cx, blk)?;
+                if let Some(known) = &known {
+                    if ca.opt_nums() && cb.opt_nums() {
+                        // Numbers with holes, as below, and a hole where
+                        // the condition is undefined.
+                        let mut ns = Vec::with_capacity(truth.len());
+                        let mut ds = Vec::with_capacity(truth.len());
+                        for (j, &t) in truth.iter().enumerate() {
+                            let n = known[j]
+                                .then(|| if t { ca.num(j) } else { cb.num(j) })
+                                .flatten();
+                            ns.push(n.unwrap_or(Num::ZERO));
+                            ds.push(n.is_some());
+                        }
+                        return Ok(nums_col(ns, ds));
+                    }
+                    let mut out = Builder::new(truth.len());
+                    for (j, &t) in truth.iter().enumerate() {
+                        if !known[j] {
+                            out.push(Value::Undef);
+                            continue;
+                        }
+                        let c = if t { &ca } else { &cb };
+                        match c.num(j) {
+                            Some(n) => out.push_num(n),
+                            None => out.push(blk.at(dom, c, j)),
+                        }
+                    }
+                    return Ok(out.finish());
+                }
                 if let (Some(va), Some(vb)) = (ca.nums(), cb.nums()) {
                     Col::Nums(Arc::new(
                         truth

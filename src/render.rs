@@ -1395,6 +1395,20 @@ fn more_for(a: &Value, b: &Value, decimals: Option<u32>) -> Option<More> {
     if !refinable(a) || !refinable(b) || compare_values(a, b) == Ordering::Equal {
         return None;
     }
+    // Rounding half up is monotone: numbers a unit of the last printed
+    // place apart or more never print alike (no text needs making).
+    if let (Value::Num(x), Value::Num(y)) = (a, b) {
+        let places = decimals.unwrap_or(4).min(18);
+        let unit = Num::ratio(1, 10i128.pow(places));
+        let gap = x
+            .sub(*y)
+            .map(|d| if d < Num::ZERO { d.neg() } else { Ok(d) });
+        if let (Ok(unit), Ok(Ok(gap))) = (unit, gap) {
+            if gap >= unit {
+                return None;
+            }
+        }
+    }
     if text_of(a, decimals, None) != text_of(b, decimals, None) {
         return None;
     }
