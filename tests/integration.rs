@@ -44,4 +44,5 @@ mod perf_events;
 mod render_speed_equivalence;
 mod seed_001_cards;
 mod seed_002_us_chess;
+mod slips;
 mod undefined;
