@@ -17,6 +17,9 @@ use crate::num::Num;
 use crate::plan::{Agg, BuiltinField, Func, PExpr, PGen, PKind};
 use std::sync::Arc;
 
+/// How a mean (or min, max) over an empty list is said.
+const EMPTY_LIST: &str = "is over nothing (an empty list)";
+
 /// How deep the walk follows metrics into metrics before it stops looking.
 const MAX_WHY_DEPTH: usize = 48;
 
@@ -94,7 +97,21 @@ impl Evaluator<'_> {
                     path.push(format!("`{}`", m.name));
                 }
                 let body = &self.rs.metrics[*id].body;
-                match self.why(body, &mut sub, depth + 1, path) {
+                let reason = self.why(body, &mut sub, depth + 1, path);
+                // A mean over an empty list given as an argument (FIDE's
+                // `rounded_mean(opponent_ratings)`): say why the list given
+                // here is empty rather than name the parameter.
+                if reason.as_deref().is_some_and(|r| r.ends_with(EMPTY_LIST)) {
+                    for (a, v) in args.iter().zip(&sub.locals) {
+                        if matches!(v, Value::List(l) if l.is_empty()) {
+                            path.truncate(mark);
+                            if let Some(r) = self.why_empty(a, env, depth + 1, path) {
+                                return Some(r);
+                            }
+                        }
+                    }
+                }
+                match reason {
                     Some(r) => Some(r),
                     None => {
                         path.truncate(mark);
@@ -161,7 +178,7 @@ impl Evaluator<'_> {
                 }
                 Some(match func {
                     Func::Mean | Func::Min | Func::Max => {
-                        format!("`{}` is over no items", self.text(e))
+                        format!("`{}` {EMPTY_LIST}", self.text(e))
                     }
                     _ => format!("`{}` has no value for these arguments", self.text(e)),
                 })
@@ -170,15 +187,53 @@ impl Evaluator<'_> {
                 if let Some(r) = self.why_items(g, 0, env, depth, path) {
                     return Some(r);
                 }
-                Some(match agg {
-                    Agg::Mean | Agg::Min | Agg::Max => {
-                        format!("`{}` is over no items", self.text(e))
+                Some(match (agg, &g.cond) {
+                    // "no game played": a mean over the rounds played, none.
+                    (Agg::Mean | Agg::Min | Agg::Max, Some(c)) => format!(
+                        "`{}` is over nothing: no item passes `{}`",
+                        self.text(e),
+                        self.text(c)
+                    ),
+                    (Agg::Mean | Agg::Min | Agg::Max, None) => {
+                        format!("`{}` is over nothing", self.text(e))
                     }
                     _ => format!("`{}` has no value", self.text(e)),
                 })
             }
             PKind::List(g) => self.why_items(g, 0, env, depth, path),
             PKind::Local(_) => Some(format!("`{}` has no value", self.text(e))),
+            _ => None,
+        }
+    }
+
+    /// Why the list `e` (a metric or a list expression) is empty: the
+    /// filter no item passed ("no game played").
+    fn why_empty(
+        &mut self,
+        e: &PExpr,
+        env: &mut Env,
+        depth: usize,
+        path: &mut Vec<String>,
+    ) -> Option<String> {
+        if depth > MAX_WHY_DEPTH {
+            return None;
+        }
+        match &e.kind {
+            PKind::Metric(id, None, args) if args.is_empty() => {
+                let m = &self.rs.metrics[*id];
+                let mut sub = Env {
+                    me: env.me,
+                    locals: vec![Value::Undef; m.slots],
+                    group: None,
+                };
+                let body = &self.rs.metrics[*id].body;
+                let r = self.why_empty(body, &mut sub, depth + 1, path)?;
+                Some(format!("`{}` is empty: {r}", self.rs.metrics[*id].name))
+            }
+            PKind::List(g) => Some(match &g.cond {
+                Some(c) => format!("no item passes `{}`", self.text(c)),
+                None => "it has no items".to_string(),
+            }),
             _ => None,
         }
     }

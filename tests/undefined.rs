@@ -430,3 +430,28 @@ fn each_library_reports_a_value_taken_away() {
         );
     }
 }
+
+/// "No game played": a player with byes only has no opponents' ratings,
+/// and the reason says which filter no round passed (FIDE 10.1: ARO is a
+/// mean over the games played).
+#[test]
+fn no_game_played_is_the_reason_for_an_undefined_mean() {
+    let path = std::env::temp_dir().join(format!("tb-nogame-{}.toml", std::process::id()));
+    std::fs::write(
+        &path,
+        "[event]\nname = \"No game\"\nsport = \"chess\"\nrounds = 2\n\
+         [[participants]]\nid = \"a\"\nrating = 2000\n[[participants]]\nid = \"b\"\nrating = 1900\n\
+         [[participants]]\nid = \"c\"\nrating = 1800\n\
+         [[rounds]]\nround = 1\ngames = [ { home = \"a\", away = \"b\", result = \"1/2-1/2\" } ]\n\
+         byes = [ { id = \"c\", type = \"half\" } ]\n\
+         [[rounds]]\nround = 2\ngames = [ { home = \"a\", away = \"b\", result = \"0-1\" } ]\n\
+         byes = [ { id = \"c\", type = \"full\" } ]\n",
+    )
+    .unwrap();
+    let o = tb(&["eval", "--tiebreaks", "PTS,ARO", path.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("ARO of c (c): undefined: `opponent_ratings` is empty: no item passes `r.played and r.has_opponent`"),
+        "{out}"
+    );
+}
