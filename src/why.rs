@@ -105,7 +105,7 @@ impl Evaluator<'_> {
                     for (a, v) in args.iter().zip(&sub.locals) {
                         if matches!(v, Value::List(l) if l.is_empty()) {
                             path.truncate(mark);
-                            if let Some(r) = self.why_empty(a, env, depth + 1, path) {
+                            if let Some(r) = self.why_empty(a, env, depth + 1) {
                                 return Some(r);
                             }
                         }
@@ -208,13 +208,7 @@ impl Evaluator<'_> {
 
     /// Why the list `e` (a metric or a list expression) is empty: the
     /// filter no item passed ("no game played").
-    fn why_empty(
-        &mut self,
-        e: &PExpr,
-        env: &mut Env,
-        depth: usize,
-        path: &mut Vec<String>,
-    ) -> Option<String> {
+    fn why_empty(&mut self, e: &PExpr, env: &mut Env, depth: usize) -> Option<String> {
         if depth > MAX_WHY_DEPTH {
             return None;
         }
@@ -227,7 +221,7 @@ impl Evaluator<'_> {
                     group: None,
                 };
                 let body = &self.rs.metrics[*id].body;
-                let r = self.why_empty(body, &mut sub, depth + 1, path)?;
+                let r = self.why_empty(body, &mut sub, depth + 1)?;
                 Some(format!("`{}` is empty: {r}", self.rs.metrics[*id].name))
             }
             PKind::List(g) => Some(match &g.cond {
