@@ -739,8 +739,8 @@ impl Checker {
             _ => {
                 let near = ["chess", "cards", "bridge", "other"]
                     .into_iter()
-                    .min_by_key(|c| edit_distance(name, c))
-                    .filter(|c| edit_distance(name, c) <= 2)
+                    .min_by_key(|c| crate::text::edit_distance(name, c))
+                    .filter(|c| crate::text::edit_distance(name, c) <= 2)
                     .map_or(String::new(), |c| format!("did you mean `{c}`? "));
                 return self.err(
                     fid,
@@ -799,7 +799,7 @@ impl Checker {
             .map(|s| s.as_str())
             .chain(builtins.iter().copied());
         for cand in all {
-            let d = edit_distance(name, cand);
+            let d = crate::text::edit_distance(name, cand);
             if d <= 2.max(name.len() / 3) && best.is_none_or(|(bd, _)| d < bd) {
                 best = Some((d, cand));
             }
@@ -1203,19 +1203,4 @@ fn const_eval(e: &ast::Expr) -> Option<Num> {
         }
         _ => None,
     }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }

@@ -377,28 +377,13 @@ pub fn did_you_mean<'a>(name: &str, cands: impl Iterator<Item = &'a str>) -> Opt
         let d = if squash(c) == n {
             0
         } else {
-            edit_distance(name, c)
+            crate::text::edit_distance(name, c)
         };
         if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }
     best.map(|(_, c)| c)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// What the ranking procedure actually uses: the metrics reachable from

@@ -24,4 +24,5 @@ pub mod rank;
 pub mod render;
 pub mod shipped;
 pub mod tables;
+pub mod text;
 pub mod why;

@@ -3,16 +3,7 @@
 //! an unresolved tie printed with the regulation's remedy; `verify` within
 //! the fields of a two-winner movement; a knockout without stages refused.
 
-use std::process::{Command, Output};
-
-fn tb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tb")
-}
+use crate::common::tb;
 
 fn ok(args: &[&str]) -> String {
     let o = tb(args);

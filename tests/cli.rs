@@ -2,17 +2,9 @@
 //! README's examples (so the README cannot rot). Set UPDATE_GOLDEN=1 to
 //! rewrite the golden files after an intended change.
 
+use crate::common::tb;
 use std::path::Path;
 use std::process::{Command, Output};
-
-fn tb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tb")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

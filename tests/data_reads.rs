@@ -6,8 +6,7 @@
 //! naming the value and the criterion; a declared default stands in for a
 //! missing value without a word.
 
-use crate::common::{inline, inline_errors, order, rank, shipped};
-use std::process::Command;
+use crate::common::{inline, inline_errors, order, rank, shipped, tb};
 use tb::diag::{Diag, Source};
 use tb::model::Event;
 
@@ -44,15 +43,6 @@ fn assert_clean(ev: &mut Event, ruleset: &str) {
         "{ruleset}: {w:?} {:?}",
         e.map(|d| d.plain())
     );
-}
-
-fn tb(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tb")
 }
 
 fn temp(name: &str, text: &str) -> String {

@@ -7,18 +7,9 @@
 use crate::common::*;
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use tb::ast::Direction;
 use tb::diag::Source;
-
-fn tb(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run tb")
-}
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -3,7 +3,7 @@
 //! binary. Each must give the exact diagnostic code (an error, or a
 //! warning with the run going on) — never standings silently changed.
 
-use std::process::Command;
+use crate::common::tb;
 
 /// Where a slip's files are written.
 fn dir() -> std::path::PathBuf {
@@ -293,7 +293,7 @@ fn every_slip_is_caught_flagged_or_shown() {
     let mut failures = Vec::new();
     for s in &slips {
         let args: Vec<&str> = s.args.iter().map(|a| a.as_str()).collect();
-        let o = tb_out(&args);
+        let o = tb(&args);
         let err = String::from_utf8_lossy(&o.stderr);
         if o.status.code() != Some(s.exit) || !err.contains(s.code) {
             failures.push(format!(
@@ -310,12 +310,4 @@ fn every_slip_is_caught_flagged_or_shown() {
 
 fn example_path(name: &str) -> String {
     format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn tb_out(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tb")
 }

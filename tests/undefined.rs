@@ -5,7 +5,6 @@
 
 use crate::common;
 use common::*;
-use std::process::Command;
 use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::Event;
@@ -178,14 +177,6 @@ fn undefined_when_condition_is_an_error() {
         err.plain()
     );
     assert!(err.plain().contains("`when`"), "{}", err.plain());
-}
-
-fn tb(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_tb"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run tb")
 }
 
 /// `examples/bridge-swiss-teams.toml` with one match's unit `from` written

@@ -134,30 +134,6 @@ fn name_key(name: &str) -> String {
         .to_lowercase()
 }
 
-/// Optimal string alignment distance (a swap of two neighbours counts 1,
-/// so `Alcie` is 1 from `Alice`), in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev2 = vec![0usize; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0usize; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(prev2[j - 2] + 1);
-            }
-            cur[j] = d;
-        }
-        std::mem::swap(&mut prev2, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
 /// How far apart a header cell may be from a column name of `len`
 /// characters and still look like it misspelt.
 fn similar_limit(len: usize) -> usize {
@@ -394,7 +370,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         let near = KNOWN_COLUMNS
             .iter()
             .flat_map(|names| names.iter())
-            .map(|k| (edit_distance(h, k), *k))
+            .map(|k| (crate::text::edit_distance(h, k), *k))
             .filter(|(d, k)| *d <= similar_limit(k.len()).max(1))
             .min();
         if let Some((_, k)) = near {
@@ -716,7 +692,7 @@ fn similar_names(
                 if i == j || seen_in.contains(&(j, p.first_round)) {
                     continue;
                 }
-                let d = edit_distance(&p.key, &q.key);
+                let d = crate::text::edit_distance(&p.key, &q.key);
                 if d == 1 && best.get(&i).is_none_or(|&b| (d, j) < b) {
                     best.insert(i, (d, j));
                 }

@@ -251,3 +251,13 @@ pub fn shipped_rulesets() -> Vec<(String, Ruleset)> {
     }
     out
 }
+
+/// Run the `tb` binary in the crate's folder, without colour.
+pub fn tb(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_tb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run tb")
+}
