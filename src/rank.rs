@@ -127,9 +127,11 @@ pub struct Undefined {
     pub criterion: String,
     /// Article.
     pub cite: Option<String>,
-    /// Why, in words ("round 3 against Finesse (F): no `imps` recorded");
-    /// None past [`MAX_REASONS`] (counted, not explained).
+    /// Why, in words ("`imps_won`: round 3 against Finesse (F): no `imps`
+    /// recorded"); None past [`MAX_REASONS`] (counted, not explained).
     pub reason: Option<String>,
+    /// The cause alone, the last part of `reason` ("no `imps` recorded").
+    pub cause: Option<String>,
     /// The step split the group and placed this participant after members
     /// whose value was defined: the missing value decided its place.
     pub decided: bool,
@@ -697,7 +699,7 @@ impl<'a> UndefinedLog<'a> {
                 self.more += 1;
                 continue;
             }
-            let reason = (self.list.len() < MAX_REASONS)
+            let why = (self.list.len() < MAX_REASONS)
                 .then(|| {
                     let g = if step.group_relative {
                         group.clone()
@@ -711,7 +713,8 @@ impl<'a> UndefinedLog<'a> {
                 pid: *p,
                 criterion: step.label.clone(),
                 cite: step.cite.clone(),
-                reason,
+                reason: why.as_ref().map(|w| w.0.clone()),
+                cause: why.map(|w| w.1),
                 decided,
             });
         }

@@ -375,27 +375,29 @@ fn push_names(out: &mut Out, event: &Event, group: &[usize], sep: &str) {
 
 /// Each undefined step value as a line of the table's, Markdown's and
 /// HTML's notes: the criterion, the participants, why, and whether it
-/// decided a place; participants with the same reason share a line (every
-/// unrated player's rating tie-breaks dropped under FIDE Art. 10). Values
-/// past [`crate::rank::MAX_REASONS`] are counted.
+/// decided a place. Participants with the same cause share a line, with
+/// the first one's whole account (every unrated player's rating
+/// tie-breaks dropped under FIDE Art. 10 make one line, not one each).
+/// Values past [`crate::rank::MAX_REASONS`] are counted.
 pub fn undefined_notes(s: &Standings, event: &Event) -> Vec<String> {
-    let mut groups: Vec<(&str, &str, bool, Vec<usize>)> = Vec::new();
+    // (criterion, cause, decided) -> (first account, participants)
+    let mut groups: Vec<(&str, &str, bool, &str, Vec<usize>)> = Vec::new();
     let mut unexplained = s.undefined_more;
     for u in &s.undefined {
-        let Some(reason) = &u.reason else {
+        let (Some(reason), Some(cause)) = (&u.reason, &u.cause) else {
             unexplained += 1;
             continue;
         };
         match groups
             .iter_mut()
-            .find(|g| g.0 == u.criterion && g.1 == reason && g.2 == u.decided)
+            .find(|g| g.0 == u.criterion && g.1 == cause && g.2 == u.decided)
         {
-            Some(g) => g.3.push(u.pid),
-            None => groups.push((&u.criterion, reason, u.decided, vec![u.pid])),
+            Some(g) => g.4.push(u.pid),
+            None => groups.push((&u.criterion, cause, u.decided, reason, vec![u.pid])),
         }
     }
     let mut lines = Vec::with_capacity(groups.len() + 1);
-    for (criterion, reason, decided, pids) in groups {
+    for (criterion, cause, decided, reason, pids) in groups {
         let mut who = Out::default();
         let shown = pids.len().min(5);
         push_names(&mut who, event, &pids[..shown], ", ");
@@ -407,14 +409,25 @@ pub fn undefined_notes(s: &Standings, event: &Event) -> Vec<String> {
         } else {
             ""
         };
-        lines.push(format!(
-            "{criterion} of {}: undefined: {reason}{placed}",
-            who.into_string()
-        ));
+        let line = if pids.len() == 1 {
+            format!(
+                "{criterion} of {}: undefined: {reason}{placed}",
+                who.into_string()
+            )
+        } else {
+            let mut first = Out::default();
+            push_name(&mut first, event, pids[0]);
+            format!(
+                "{criterion} of {}: undefined: {cause}{placed} (for {}: {reason})",
+                who.into_string(),
+                first.into_string()
+            )
+        };
+        lines.push(line);
     }
     if unexplained > 0 {
         lines.push(format!(
-            "{unexplained} more undefined values (only the first {} are explained)",
+            "{unexplained} more undefined values, shown as `-` (only the first {} are explained)",
             crate::rank::MAX_REASONS
         ));
     }
@@ -804,7 +817,7 @@ fn json_members(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> (Mem
                 .map(|u| {
                     let p = &event.participants[u.pid];
                     json!({"id": p.id, "name": p.name, "criterion": u.criterion,
-                           "cite": u.cite, "reason": u.reason, "decided": u.decided})
+                           "cite": u.cite, "reason": u.reason, "cause": u.cause, "decided": u.decided})
                 })
                 .collect(),
         ),

@@ -25,15 +25,17 @@ const MAX_WHY_DEPTH: usize = 48;
 
 impl Evaluator<'_> {
     /// Why `e` is undefined for participant `me` (among `group`, for a
-    /// criterion; `slots` locals): a sentence, or None when the value is
-    /// defined or the walk cannot say.
+    /// criterion; `slots` locals), or None when the value is defined or the
+    /// walk cannot say: the whole account (metrics and rounds on the way,
+    /// then the cause) and the cause alone, which many participants may
+    /// share (FIDE Art. 10 drops every rating tie-break at once).
     pub fn why_undefined(
         &mut self,
         e: &PExpr,
         me: Pid,
         group: Option<Arc<Vec<Pid>>>,
         slots: usize,
-    ) -> Option<String> {
+    ) -> Option<(String, String)> {
         let mut env = Env {
             me: Some(me),
             locals: vec![Value::Undef; slots],
@@ -41,8 +43,8 @@ impl Evaluator<'_> {
         };
         let mut path = Vec::new();
         let leaf = self.why(e, &mut env, 0, &mut path)?;
-        path.push(leaf);
-        Some(path.join(": "))
+        path.push(leaf.clone());
+        Some((path.join(": "), leaf))
     }
 
     /// The reason `e` is undefined, with the context on the way to it

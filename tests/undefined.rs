@@ -446,3 +446,27 @@ fn no_game_played_is_the_reason_for_an_undefined_mean() {
         "{out}"
     );
 }
+
+/// FIDE Art. 10: one unrated player drops ARO for everyone. The notes say
+/// it once, for all of them, with one participant's whole account — not a
+/// line per player.
+#[test]
+fn one_cause_for_many_participants_is_one_line() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("examples/chess-swiss.toml")).unwrap();
+    let path = std::env::temp_dir().join(format!("tb-art10-{}.toml", std::process::id()));
+    std::fs::write(&path, text.replacen("rating = ", "# unrated: rating = ", 1)).unwrap();
+    let o = tb(&["eval", "--tiebreaks", "PTS,ARO", path.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    let notes: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Undefined values:"))
+        .skip(1)
+        .filter(|l| l.starts_with("  ARO of"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{out}");
+    assert!(
+        notes[0].contains("more: undefined: the ruleset gives no value when `not ratings_usable`"),
+        "{out}"
+    );
+}
