@@ -985,64 +985,52 @@ impl<'a> Evaluator<'a> {
                 }
                 let ca = self.col(a, cx, blk)?;
                 let cb = self.col(b, cx, blk)?;
-                if let Some(known) = &known {
-                    if ca.opt_nums() && cb.opt_nums() {
-                        // Numbers with holes, as below, and a hole where
-                        // the condition is undefined.
-                        let mut ns = Vec::with_capacity(truth.len());
-                        let mut ds = Vec::with_capacity(truth.len());
-                        for (j, &t) in truth.iter().enumerate() {
-                            let n = known[j]
-                                .then(|| if t { ca.num(j) } else { cb.num(j) })
-                                .flatten();
-                            ns.push(n.unwrap_or(Num::ZERO));
-                            ds.push(n.is_some());
-                        }
-                        return Ok(nums_col(ns, ds));
-                    }
-                    let mut out = Builder::new(truth.len());
-                    for (j, &t) in truth.iter().enumerate() {
-                        if !known[j] {
-                            out.push(Value::Undef);
-                            continue;
-                        }
-                        let c = if t { &ca } else { &cb };
-                        match c.num(j) {
-                            Some(n) => out.push_num(n),
-                            None => out.push(blk.at(dom, c, j)),
-                        }
-                    }
-                    return Ok(out.finish());
-                }
-                if let (Some(va), Some(vb)) = (ca.nums(), cb.nums()) {
-                    Col::Nums(Arc::new(
+                // The branch element `j` takes; None where the condition is
+                // undefined (a hole).
+                let taken = |j: usize| {
+                    let t = truth[j];
+                    known
+                        .as_ref()
+                        .is_none_or(|k| k[j])
+                        .then_some(if t { &ca } else { &cb })
+                };
+                match (ca.nums(), cb.nums()) {
+                    (Some(va), Some(vb)) if known.is_none() => Col::Nums(Arc::new(
                         truth
                             .iter()
                             .enumerate()
                             .map(|(j, &t)| if t { va.at(j) } else { vb.at(j) })
                             .collect(),
-                    ))
-                } else if ca.opt_nums() && cb.opt_nums() {
+                    )),
                     // Numbers with undefined holes (a rating, undefined for
-                    // a bye) in either branch.
-                    let mut ns = Vec::with_capacity(truth.len());
-                    let mut ds = Vec::with_capacity(truth.len());
-                    for (j, &t) in truth.iter().enumerate() {
-                        let n = if t { ca.num(j) } else { cb.num(j) };
-                        ns.push(n.unwrap_or(Num::ZERO));
-                        ds.push(n.is_some());
-                    }
-                    nums_col(ns, ds)
-                } else {
-                    let mut out = Builder::new(truth.len());
-                    for (j, &t) in truth.iter().enumerate() {
-                        let c = if t { &ca } else { &cb };
-                        match c.num(j) {
-                            Some(n) => out.push_num(n),
-                            None => out.push(blk.at(dom, c, j)),
+                    // a bye) in either branch, or where the condition is.
+                    _ if ca.opt_nums() && cb.opt_nums() => {
+                        let mut ns = Vec::with_capacity(truth.len());
+                        let mut ds = Vec::with_capacity(truth.len());
+                        for (j, &t) in truth.iter().enumerate() {
+                            let n = match &known {
+                                Some(k) if !k[j] => None,
+                                _ if t => ca.num(j),
+                                _ => cb.num(j),
+                            };
+                            ns.push(n.unwrap_or(Num::ZERO));
+                            ds.push(n.is_some());
                         }
+                        nums_col(ns, ds)
                     }
-                    out.finish()
+                    _ => {
+                        let mut out = Builder::new(truth.len());
+                        for j in 0..truth.len() {
+                            match taken(j) {
+                                None => out.push(Value::Undef),
+                                Some(c) => match c.num(j) {
+                                    Some(n) => out.push_num(n),
+                                    None => out.push(blk.at(dom, c, j)),
+                                },
+                            }
+                        }
+                        out.finish()
+                    }
                 }
             }
             PKind::Unary(op, x) => match self.col(x, cx, blk)? {

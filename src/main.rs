@@ -408,6 +408,15 @@ fn undefined_warnings(
         .collect()
 }
 
+/// The data checked against the ruleset that will rank it: the values it
+/// reads (`tb::inputs`) and its sport; warnings go on the event.
+fn check_against(event: &mut tb::model::Event, rs: &tb::plan::Ruleset) -> Result<(), Diag> {
+    tb::inputs::check_event(event, rs)?;
+    let mismatch = tb::check::sport_mismatch(rs, event);
+    event.warnings.extend(mismatch);
+    Ok(())
+}
+
 /// Load the event and the rules the arguments name (see [`RulesArgs`]).
 fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     use tb::descriptors::Edition;
@@ -446,9 +455,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     match ruleset {
         Some(name) => {
             let mut rs = load_ruleset(&name, &a.params)?;
-            event
-                .warnings
-                .extend(tb::check::sport_mismatch(&rs, &event));
             if let Some(i) = rs
                 .params
                 .iter()
@@ -502,7 +508,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 ),
                 _ => (Vec::new(), String::new()),
             };
-            tb::inputs::check_event(&mut event, &rs)?;
+            check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
                 event,
@@ -548,10 +554,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             notes.push(format!("FIDE edition {} ({why})", edition.year()));
             notes.extend(chain.notes.iter().cloned());
             let rs = tb::descriptors::ruleset(&chain, &overrides)?;
-            tb::inputs::check_event(&mut event, &rs)?;
-            event
-                .warnings
-                .extend(tb::check::sport_mismatch(&rs, &event));
+            check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
                 event,
