@@ -23,7 +23,7 @@ rounds=${4:-15}
 runs=${5:-10}
 
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release --bins --quiet
+cargo build --release --workspace --bins --quiet
 bin="$target/release"
 
 case "$chain" in

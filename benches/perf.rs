@@ -14,7 +14,7 @@
 //! (`BH/C1,BH,SB,PS,ARO,DE`, as `tb eval --tiebreaks` builds it over the
 //! shipped `fide/lib`; skipped with a message when that library is absent).
 //!
-//! Inputs are generated in memory with `tb::gen` (seed 1) the first time a
+//! Inputs are generated in memory with `tb_gen` (seed 1) the first time a
 //! size is needed; nothing is written to disk. Run one group with e.g.
 //! `cargo bench --bench perf -- eval::fide` and shorten runs with
 //! `--sample-count 5`.
@@ -22,9 +22,9 @@
 use divan::Bencher;
 use std::sync::{Arc, Mutex, OnceLock};
 use tb::diag::Source;
-use tb::gen::Swiss;
 use tb::model::Event;
 use tb::plan::Ruleset;
+use tb_gen::Swiss;
 
 // The binary's allocator and settings, so that the figures are the binary's.
 #[path = "../src/alloc.rs"]
@@ -78,8 +78,8 @@ fn input(kind: Kind, size_label: &'static str) -> Arc<Input> {
         c.retain(|((_, s), _)| size(s).0 < 100_000);
     }
     let g: Swiss = match kind {
-        Kind::Chess => tb::gen::chess_swiss(players, rounds, SEED),
-        Kind::Cards => tb::gen::cards_swiss(players, rounds, SEED),
+        Kind::Chess => tb_gen::chess_swiss(players, rounds, SEED),
+        Kind::Cards => tb_gen::cards_swiss(players, rounds, SEED),
     };
     let trf = g.to_trf().ok();
     let json = g.to_json();
@@ -113,15 +113,18 @@ fn fide(event: &Event) -> Option<Ruleset> {
     if fide_missing() {
         return None;
     }
-    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", FIDE_CHAIN))
+    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", FIDE_CHAIN))
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let (edition, _) = tb::descriptors::edition_for(event);
-    let chain = tb::descriptors::Chain::new(list, edition);
+    let (edition, _) = tb::syntax::descriptors::edition_for(event);
+    let chain = tb::syntax::descriptors::Chain::new(list, edition);
     // Rating tie-breaks need every participant rated (Art. 10); the
     // generated events have 3% unrated players, rated 1000 here
     // (`--param unrated_rating=1000`), so ARO is computed for everyone.
     let rated = [("unrated_rating".to_string(), tb::num::Num::int(1000))];
-    Some(tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain())))
+    Some(
+        tb::syntax::descriptors::ruleset(&chain, &rated)
+            .unwrap_or_else(|d| panic!("{}", d.plain())),
+    )
 }
 
 fn fide_missing() -> bool {

@@ -188,17 +188,17 @@ pub fn fuzz_descriptors(data: &[u8]) -> Verdict {
     let text = String::from_utf8_lossy(data);
     let (list, rest) = text.split_once('\n').unwrap_or((&text, ""));
     let src = Source::new("--tiebreaks", list);
-    let r = tb::descriptors::parse_list(&src);
+    let r = tb::syntax::descriptors::parse_list(&src);
     let v = verdict(&r);
     if let Ok(descs) = r {
         let edition = if rest.contains("2026") {
-            tb::descriptors::Edition::parse("2026")
+            tb::syntax::descriptors::Edition::parse("2026")
         } else {
-            tb::descriptors::Edition::parse("2024")
+            tb::syntax::descriptors::Edition::parse("2024")
         };
         if let Some(edition) = edition {
-            let chain = tb::descriptors::Chain::new(descs, edition);
-            match tb::descriptors::ruleset(&chain, &[]) {
+            let chain = tb::syntax::descriptors::Chain::new(descs, edition);
+            match tb::syntax::descriptors::ruleset(&chain, &[]) {
                 Ok(rs) => {
                     for ev in small_events() {
                         rank_twice(&ev, &rs);

@@ -7,22 +7,16 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod ast;
 pub mod check;
-mod columns;
-pub mod descriptors;
 pub mod diag;
 pub mod eval;
-pub mod gen;
-pub mod inputs;
 pub mod load;
 pub mod model;
 pub mod num;
-pub mod parse;
+pub mod par;
 pub mod plan;
 pub mod rank;
 pub mod render;
 pub mod shipped;
-pub mod tables;
+pub mod syntax;
 pub mod text;
-pub mod why;

@@ -345,7 +345,7 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
         Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     };
     let source = Source::new(path.to_string(), text);
-    tb::load::load_with(&source, threads.unwrap_or_else(tb::eval::default_threads))
+    tb::load::load_with(&source, threads.unwrap_or_else(tb::par::default_threads))
 }
 
 /// A ruleset and an event, ready to rank.
@@ -378,7 +378,11 @@ impl Prepared {
             },
         )?;
         if !self.de_labels.is_empty() {
-            tb::descriptors::direct_encounter_places(&mut st, &self.procedure, &self.de_labels);
+            tb::syntax::descriptors::direct_encounter_places(
+                &mut st,
+                &self.procedure,
+                &self.de_labels,
+            );
         }
         warnings(&undefined_warnings(&st, &self.event), self.strict, style)?;
         Ok(st)
@@ -409,9 +413,9 @@ fn undefined_warnings(
 }
 
 /// The data checked against the ruleset that will rank it: the values it
-/// reads (`tb::inputs`) and its sport; warnings go on the event.
+/// reads (`tb::check::inputs`) and its sport; warnings go on the event.
 fn check_against(event: &mut tb::model::Event, rs: &tb::plan::Ruleset) -> Result<(), Diag> {
-    tb::inputs::check_event(event, rs)?;
+    tb::check::inputs::check_event(event, rs)?;
     let mismatch = tb::check::sport_mismatch(rs, event);
     event.warnings.extend(mismatch);
     Ok(())
@@ -419,7 +423,7 @@ fn check_against(event: &mut tb::model::Event, rs: &tb::plan::Ruleset) -> Result
 
 /// Load the event and the rules the arguments name (see [`RulesArgs`]).
 fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
-    use tb::descriptors::Edition;
+    use tb::syntax::descriptors::Edition;
     let (ruleset, data) = match a.files.as_slice() {
         [r, d] => (Some(r.clone()), d.clone()),
         [d] => (None, d.clone()),
@@ -458,11 +462,11 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             if let Some(i) = rs
                 .params
                 .iter()
-                .position(|p| p.name == tb::descriptors::EDITION_PARAM)
+                .position(|p| p.name == tb::syntax::descriptors::EDITION_PARAM)
             {
                 let set_by_user = overrides
                     .iter()
-                    .any(|(k, _)| k == tb::descriptors::EDITION_PARAM);
+                    .any(|(k, _)| k == tb::syntax::descriptors::EDITION_PARAM);
                 let (ed, why) = match (explicit, &rs.edition) {
                     (Some(e), Some(own)) if own != &e.year().to_string() => (
                         Some(e),
@@ -472,7 +476,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     (None, Some(_)) => (None, String::new()),
                     (None, None) if set_by_user => (None, String::new()),
                     (None, None) => {
-                        let (e, why) = tb::descriptors::edition_for(&event);
+                        let (e, why) = tb::syntax::descriptors::edition_for(&event);
                         (Some(e), why)
                     }
                 };
@@ -483,7 +487,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             } else if explicit.is_some() {
                 return Err(Diag::error(
                     "tb::cli::usage",
-                    format!("--edition: {name} is not a FIDE ruleset (it has no `{}` parameter)", tb::descriptors::EDITION_PARAM),
+                    format!("--edition: {name} is not a FIDE ruleset (it has no `{}` parameter)", tb::syntax::descriptors::EDITION_PARAM),
                 )
                 .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
             }
@@ -492,7 +496,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             let fide = rs
                 .params
                 .iter()
-                .any(|p| p.name == tb::descriptors::EDITION_PARAM);
+                .any(|p| p.name == tb::syntax::descriptors::EDITION_PARAM);
             let (de_labels, procedure) = match rs.standings {
                 Some(main) if fide => (
                     rs.procs[main]
@@ -500,7 +504,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                         .iter()
                         .filter(|s| {
                             s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat)
-                                || tb::descriptors::is_team_place_label(&s.label)
+                                || tb::syntax::descriptors::is_team_place_label(&s.label)
                         })
                         .map(|s| s.label.clone())
                         .collect(),
@@ -545,15 +549,15 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 }
             };
             let descriptors =
-                tb::descriptors::parse_list_for(&src, event.kind == tb::model::Kind::Team)?;
+                tb::syntax::descriptors::parse_list_for(&src, event.kind == tb::model::Kind::Team)?;
             let (edition, why) = match explicit {
                 Some(e) => (e, "--edition".to_string()),
-                None => tb::descriptors::edition_for(&event),
+                None => tb::syntax::descriptors::edition_for(&event),
             };
-            let chain = tb::descriptors::Chain::new(descriptors, edition);
+            let chain = tb::syntax::descriptors::Chain::new(descriptors, edition);
             notes.push(format!("FIDE edition {} ({why})", edition.year()));
             notes.extend(chain.notes.iter().cloned());
-            let rs = tb::descriptors::ruleset(&chain, &overrides)?;
+            let rs = tb::syntax::descriptors::ruleset(&chain, &overrides)?;
             check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
@@ -564,7 +568,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 },
                 data,
                 de_labels: chain.direct_encounter_labels(),
-                procedure: tb::descriptors::PROCEDURE.to_string(),
+                procedure: tb::syntax::descriptors::PROCEDURE.to_string(),
                 threads: a.threads.map(usize::from),
                 strict: a.strict,
             })

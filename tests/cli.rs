@@ -323,7 +323,7 @@ fn readme_ruleset_examples_parse() {
     let bs = blocks("tb");
     assert!(bs.len() >= 6);
     for b in bs {
-        if let Err(d) = tb::parse::parse(&tb::diag::Source::new("README.md", b.clone())) {
+        if let Err(d) = tb::syntax::parse::parse(&tb::diag::Source::new("README.md", b.clone())) {
             panic!("README block does not parse:\n{b}\n{}", d.plain());
         }
     }

@@ -43,14 +43,14 @@ fn events() -> Vec<(String, Event)> {
     let load = |name: &str, text: String| {
         tb::load::load(&Source::new(name, text)).unwrap_or_else(|d| panic!("{}", d.plain()))
     };
-    let chess = tb::gen::chess_swiss(90, 7, 11);
+    let chess = tb_gen::chess_swiss(90, 7, 11);
     out.push((
         "gen.trf".into(),
         load("gen.trf", chess.to_trf().expect("trf")),
     ));
     out.push((
         "gen-cards.json".into(),
-        load("gen-cards.json", tb::gen::cards_swiss(60, 6, 11).to_json()),
+        load("gen-cards.json", tb_gen::cards_swiss(60, 6, 11).to_json()),
     ));
     out
 }
@@ -62,13 +62,13 @@ fn rulesets() -> Vec<(String, Ruleset)> {
         let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,PTP,APRO,APPO,WIN,WON,BPG,BWG,REP,STD,DE";
         let rated = [("unrated_rating".to_string(), Num::int(1000))];
         for (edition, params) in [
-            (tb::descriptors::Edition::E2024, &rated[..]),
-            (tb::descriptors::Edition::E2026, &[][..]),
+            (tb::syntax::descriptors::Edition::E2024, &rated[..]),
+            (tb::syntax::descriptors::Edition::E2026, &[][..]),
         ] {
-            let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+            let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
                 .unwrap_or_else(|d| panic!("{}", d.plain()));
-            let chain = tb::descriptors::Chain::new(list, edition);
-            let rs = tb::descriptors::ruleset(&chain, params)
+            let chain = tb::syntax::descriptors::Chain::new(list, edition);
+            let rs = tb::syntax::descriptors::ruleset(&chain, params)
                 .unwrap_or_else(|d| panic!("{}", d.plain()));
             out.push((format!("{codes} {edition:?} {params:?}"), rs));
         }
@@ -122,7 +122,7 @@ fn columnar_and_per_participant_evaluation_agree() {
 #[test]
 fn threads_do_not_change_results() {
     let meta = tb::render::Meta::default();
-    let text = tb::gen::chess_swiss(500, 9, 5).to_json();
+    let text = tb_gen::chess_swiss(500, 9, 5).to_json();
     let ev =
         tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut chosen: Vec<(String, Ruleset)> = common::shipped_rulesets()
@@ -171,7 +171,7 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
         return;
     }
     let meta = tb::render::Meta::default();
-    let text = tb::gen::chess_swiss(3000, 5, 11).to_json();
+    let text = tb_gen::chess_swiss(3000, 5, 11).to_json();
     let ev =
         tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
     let rs = fide_chain("BH/C1,BH,SB,PS,ARO,DE");
@@ -198,9 +198,9 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
 /// The FIDE chain of descriptors `codes` (2024 edition), as `tb eval
 /// --tiebreaks CODES --param unrated_rating=1000` builds it.
 fn fide_chain(codes: &str) -> Ruleset {
-    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+    let chain = tb::syntax::descriptors::Chain::new(list, tb::syntax::descriptors::Edition::E2024);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()))
+    tb::syntax::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()))
 }

@@ -24,7 +24,7 @@ fn toml(text: &str) -> Event {
 fn data_check(ev: &mut Event, ruleset: &str) -> (Vec<String>, Option<Diag>) {
     let rs = shipped(ruleset);
     let before = ev.warnings.len();
-    let r = tb::inputs::check_event(ev, &rs);
+    let r = tb::check::inputs::check_event(ev, &rs);
     let added = ev.warnings[before..]
         .iter()
         .map(|w| {

@@ -8,8 +8,8 @@ use crate::common::*;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Output;
-use tb::ast::Direction;
 use tb::diag::Source;
+use tb::syntax::ast::Direction;
 
 fn out(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -155,10 +155,11 @@ fn fide_r_modifier_still_reverses() {
     let ev = ev.load();
     let run = |list: &str| {
         let src = Source::new("--tiebreaks", list);
-        let ds = tb::descriptors::parse_list(&src).expect("list");
-        let chain = tb::descriptors::Chain::new(ds, tb::descriptors::Edition::E2026);
+        let ds = tb::syntax::descriptors::parse_list(&src).expect("list");
+        let chain =
+            tb::syntax::descriptors::Chain::new(ds, tb::syntax::descriptors::Edition::E2026);
         let text = chain.ruleset_text();
-        let rs = tb::descriptors::ruleset(&chain, &[]).expect("checks");
+        let rs = tb::syntax::descriptors::ruleset(&chain, &[]).expect("checks");
         (text, order(&ev, &rank(&ev, &rs)))
     };
     let (text, plain) = run("PTS,TPN");
@@ -191,17 +192,19 @@ fn shipped_libraries_declare_directions() {
     let mut stepped: Vec<String> = Vec::new();
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
-        let file = tb::parse::parse(&Source::new(f.display().to_string(), text)).unwrap();
+        let file = tb::syntax::parse::parse(&Source::new(f.display().to_string(), text)).unwrap();
         for item in &file.items {
             match item {
-                tb::ast::Item::Metric(m) => {
+                tb::syntax::ast::Item::Metric(m) => {
                     defs.insert(m.name.name.clone(), (m.group_relative, m.better.is_some()));
                 }
-                tb::ast::Item::Procedure(p) => {
+                tb::syntax::ast::Item::Procedure(p) => {
                     for s in &p.steps {
-                        if let tb::ast::ExprKind::Var(n)
-                        | tb::ast::ExprKind::Call(tb::ast::Ident { name: n, .. }, _) =
-                            &s.expr.kind
+                        if let tb::syntax::ast::ExprKind::Var(n)
+                        | tb::syntax::ast::ExprKind::Call(
+                            tb::syntax::ast::Ident { name: n, .. },
+                            _,
+                        ) = &s.expr.kind
                         {
                             stepped.push(n.clone());
                         }

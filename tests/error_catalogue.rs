@@ -236,7 +236,7 @@ fn player(num: u32, points: &str, blocks: &[(&str, char, char)]) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// tb::parse
+// tb::syntax::parse
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -279,7 +279,7 @@ fn parse_codes() {
         "tb::parse::too_deep",
         Some("for r in rounds"),
     );
-    let big = format!("// {}\n", "x".repeat(tb::parse::MAX_FILE_BYTES));
+    let big = format!("// {}\n", "x".repeat(tb::syntax::parse::MAX_FILE_BYTES));
     let d = expect(check(&big), "tb::parse::too_large", None);
     assert!(d.labels.is_empty());
 }
@@ -897,12 +897,12 @@ fn usebio_codes() {
 }
 
 // ---------------------------------------------------------------------------
-// tb::descriptors (`--tiebreaks` and TRF-26 records 202/212)
+// tb::syntax::descriptors (`--tiebreaks` and TRF-26 records 202/212)
 // ---------------------------------------------------------------------------
 
 #[test]
 fn descriptor_codes() {
-    let p = |t: &str| tb::descriptors::parse_list(&Source::new("--tiebreaks", t));
+    let p = |t: &str| tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", t));
     p("BH/C1,SB,DE").unwrap_or_else(|d| panic!("{}", d.plain()));
     expect(p(""), "tb::descriptors::empty", None);
     expect(p("BH,,SB"), "tb::descriptors::empty", Some(""));

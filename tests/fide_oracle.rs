@@ -26,11 +26,11 @@
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-use tb::descriptors::{Chain, Edition};
 use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::System;
 use tb::num::{Num, Rounding};
+use tb::syntax::descriptors::{Chain, Edition};
 
 /// Where tb departs from gacrux on purpose: a fixture (both editions), and
 /// the cells (participant, code, gacrux's value, tb's value) that differ.
@@ -132,14 +132,15 @@ fn compare_one(trf: &Path, json_path: &Path, tally: &mut Tally) {
         params.push(("unrated_rating".to_string(), Num::int(r)));
     }
     let list = Source::new("--tiebreaks", codes.join(","));
-    let descriptors = tb::descriptors::parse_list(&list).expect("descriptors");
+    let descriptors = tb::syntax::descriptors::parse_list(&list).expect("descriptors");
     let chain = Chain::new(descriptors, Edition::parse(edition).unwrap());
-    let rs = tb::descriptors::ruleset(&chain, &params).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::syntax::descriptors::ruleset(&chain, &params)
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::descriptors::direct_encounter_places(
+    tb::syntax::descriptors::direct_encounter_places(
         &mut st,
-        tb::descriptors::PROCEDURE,
+        tb::syntax::descriptors::PROCEDURE,
         &chain.direct_encounter_labels(),
     );
     let players = oracle["players"].as_object().unwrap();

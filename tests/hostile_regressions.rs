@@ -442,7 +442,7 @@ fn absurd_round_numbers_are_refused() {
 
 #[test]
 fn oversized_ruleset_is_refused() {
-    let text = format!("// {}\n", "x".repeat(tb::parse::MAX_FILE_BYTES));
+    let text = format!("// {}\n", "x".repeat(tb::syntax::parse::MAX_FILE_BYTES));
     rejected(&text, "tb::parse::too_large");
 }
 

@@ -496,7 +496,7 @@ fn grammar_accepts() {
         "procedure p cite \"1.1\" { then restart step score desc select best when true then size 2 => p, size 3 => continue, else repeat as \"S\" decimals 2 cite \"a\" otherwise unresolved \"x\" cite \"e\" }",
         "procedure p { step score asc otherwise lots }\nstandings p",
     ] {
-        if let Err(d) = tb::parse::parse(&Source::new("g.tb", src)) {
+        if let Err(d) = tb::syntax::parse::parse(&Source::new("g.tb", src)) {
             panic!("{src:?} should parse: {}", d.plain());
         }
     }
@@ -516,7 +516,7 @@ fn grammar_rejects() {
         "standings",
         "metric a = [r for r in]",
     ] {
-        match tb::parse::parse(&Source::new("g.tb", src)) {
+        match tb::syntax::parse::parse(&Source::new("g.tb", src)) {
             Ok(_) => panic!("{src:?} should not parse"),
             Err(d) => {
                 assert_eq!(d.code, "tb::parse::syntax", "{src:?}");
@@ -529,7 +529,7 @@ fn grammar_rejects() {
 #[test]
 fn deep_nesting_is_refused_not_overflowed() {
     let src = format!("metric a = {}1{}", "(".repeat(10_000), ")".repeat(10_000));
-    let d = tb::parse::parse(&Source::new("deep.tb", src)).unwrap_err();
+    let d = tb::syntax::parse::parse(&Source::new("deep.tb", src)).unwrap_err();
     assert_eq!(d.code, "tb::parse::too_deep");
 }
 

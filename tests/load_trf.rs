@@ -780,7 +780,7 @@ proptest::proptest! {
 #[test]
 fn two_threads_read_as_one() {
     // Large enough for two threads (256 KiB, 20,000 player-rounds).
-    let base = tb::gen::chess_swiss(2_000, 11, 3)
+    let base = tb_gen::chess_swiss(2_000, 11, 3)
         .to_trf()
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(base.len() > 300_000, "{} bytes", base.len());

@@ -39,20 +39,20 @@ fn agree(name: &str, text: &str) -> bool {
     took
 }
 
-fn generated() -> Vec<(String, tb::gen::Swiss)> {
+fn generated() -> Vec<(String, tb_gen::Swiss)> {
     let mut out = Vec::new();
     for (players, rounds, seed) in [(200, 7, 1), (51, 9, 2), (1000, 11, 3), (7, 3, 4)] {
         out.push((
             format!("chess {players}x{rounds}"),
-            tb::gen::chess_swiss(players, rounds, seed),
+            tb_gen::chess_swiss(players, rounds, seed),
         ));
         out.push((
             format!("cards {players}x{rounds}"),
-            tb::gen::cards_swiss(players, rounds, seed),
+            tb_gen::cards_swiss(players, rounds, seed),
         ));
         out.push((
             format!("bridge {players}x{rounds}"),
-            tb::gen::bridge_swiss_teams(players, rounds, seed),
+            tb_gen::bridge_swiss_teams(players, rounds, seed),
         ));
     }
     out
@@ -491,7 +491,7 @@ fn warnings_come_out_the_same() {
 /// the tree path builds it.
 #[test]
 fn two_threads_build_the_same_event() {
-    let text = tb::gen::chess_swiss(2_000, 11, 4).to_json();
+    let text = tb_gen::chess_swiss(2_000, 11, 4).to_json();
     let mut v: serde_json::Value = serde_json::from_str(&text).expect("generated JSON");
     for i in [10, 1_900] {
         v["participants"][i]["withdrawn_after"] = serde_json::json!(1);

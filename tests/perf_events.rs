@@ -7,11 +7,11 @@
 
 use tb::diag::Source;
 use tb::eval::Value;
-use tb::gen::{self, ByeKind, Res, Swiss};
 use tb::model::{Event, Status};
 use tb::num::Num;
 use tb::plan::Ruleset;
 use tb::rank::{Options, Standings};
+use tb_gen::{self as gen, ByeKind, Res, Swiss};
 
 const PLAYERS: usize = 200;
 const ROUNDS: u32 = 7;
@@ -204,13 +204,15 @@ fn chess_fide_chains() {
     let g = chess();
     let trf = load("gen.trf", &g.to_trf().unwrap());
     let json = load("gen.json", &g.to_json());
-    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let (edition, _) = tb::descriptors::edition_for(&trf);
-    assert_eq!(edition, tb::descriptors::edition_for(&json).0);
-    let chain = tb::descriptors::Chain::new(list, edition);
+    let list =
+        tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"))
+            .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let (edition, _) = tb::syntax::descriptors::edition_for(&trf);
+    assert_eq!(edition, tb::syntax::descriptors::edition_for(&json).0);
+    let chain = tb::syntax::descriptors::Chain::new(list, edition);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    let six = tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let six = tb::syntax::descriptors::ruleset(&chain, &rated)
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut rulesets = vec![six];
     if tb::shipped::get("fide/swiss").is_some() {
         rulesets.push(ruleset("fide/swiss"));

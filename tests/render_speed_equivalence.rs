@@ -91,11 +91,11 @@ fn events() -> Vec<(String, Event)> {
             out.push((name, ev));
         }
     }
-    let chess = tb::gen::chess_swiss(300, 9, 5).to_trf().expect("trf");
+    let chess = tb_gen::chess_swiss(300, 9, 5).to_trf().expect("trf");
     out.push(("gen.trf".into(), load("gen.trf", chess)));
-    let cards = tb::gen::cards_swiss(120, 7, 5).to_json();
+    let cards = tb_gen::cards_swiss(120, 7, 5).to_json();
     out.push(("gen-cards.json".into(), load("gen-cards.json", cards)));
-    let bridge = tb::gen::bridge_swiss_teams(60, 7, 5).to_json();
+    let bridge = tb_gen::bridge_swiss_teams(60, 7, 5).to_json();
     out.push(("gen-bridge.json".into(), load("gen-bridge.json", bridge)));
     out
 }
@@ -103,11 +103,12 @@ fn events() -> Vec<(String, Event)> {
 fn rulesets() -> Vec<(String, Ruleset)> {
     let mut out = common::shipped_rulesets();
     let codes = "BH/C1,BH,SB,PS,ARO,DE,AOB,TPR,PTP,APRO,WON,REP,KS,FB";
-    let list = tb::descriptors::parse_list(&Source::new("--tiebreaks", codes))
+    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = tb::descriptors::Chain::new(list, tb::descriptors::Edition::E2024);
+    let chain = tb::syntax::descriptors::Chain::new(list, tb::syntax::descriptors::Edition::E2024);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    let rs = tb::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::syntax::descriptors::ruleset(&chain, &rated)
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
     out.push((codes.to_string(), rs));
     out
 }
@@ -233,12 +234,12 @@ fn every_format_matches_the_reference_on_hostile_standings() {
 /// unchanged but for the paths.
 mod reference {
     use std::collections::HashMap;
-    use tb::ast::Direction;
     use tb::eval::Value;
     use tb::model::Event;
     use tb::plan::Ruleset;
     use tb::rank::{Outcome, Standings, TraceStep};
     use tb::render::{Format, Meta};
+    use tb::syntax::ast::Direction;
 
     /// Whether row `i` shares its place. Rows are in rank order, so a shared
     /// place has a neighbour with the same rank (constant time: output stays

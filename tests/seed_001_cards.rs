@@ -410,7 +410,7 @@ fn no_card_criterion_is_undefined_for_a_player_who_competed() {
 
     let (mut forfeits, mut players) = (0, 0);
     for seed in 1..=8 {
-        let g = tb::gen::cards_swiss(40, 6, seed);
+        let g = tb_gen::cards_swiss(40, 6, seed);
         forfeits += g.stats.forfeits;
         let ev = tb::load::native::load_toml(&tb::diag::Source::new("gen.toml", g.to_toml()))
             .unwrap_or_else(|d| panic!("{}", d.plain()));

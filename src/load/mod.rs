@@ -6,7 +6,7 @@ use crate::model::Event;
 pub mod csv;
 pub mod native;
 pub mod trf;
-mod trf_team;
+
 pub mod usebio;
 
 /// Limits the loaders share, each refused with a clear error: the same
@@ -68,7 +68,7 @@ fn declared(mut ev: Event) -> Event {
 
 /// Load an event from a named source text, choosing the loader by format.
 pub fn load(source: &Source) -> Result<Event, Diag> {
-    load_with(source, crate::eval::default_threads())
+    load_with(source, crate::par::default_threads())
 }
 
 /// [`load`] with at most `threads` threads (a large TRF file's player lines,

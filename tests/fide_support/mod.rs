@@ -3,13 +3,13 @@
 //! descriptor chains.
 #![allow(dead_code)]
 
-use tb::descriptors::{Chain, Edition};
 use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::Event;
 use tb::num::Num;
 use tb::plan::Ruleset;
 use tb::rank::Standings;
+use tb::syntax::descriptors::{Chain, Edition};
 
 /// A TRF event under construction: players numbered 1, 2, ... in the order
 /// they are added.
@@ -206,7 +206,7 @@ pub fn chain(ev: &Event, list: &str, edition: u32) -> Standings {
 
 /// As [`chain`], with library parameters set.
 pub fn chain_with(ev: &Event, list: &str, edition: u32, params: &[(&str, i64)]) -> Standings {
-    let d = tb::descriptors::parse_list(&Source::new("--tiebreaks", list))
+    let d = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", list))
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     let ed = Edition::parse(&edition.to_string()).expect("edition");
     let c = Chain::new(d, ed);
@@ -214,12 +214,13 @@ pub fn chain_with(ev: &Event, list: &str, edition: u32, params: &[(&str, i64)]) 
         .iter()
         .map(|(k, v)| (k.to_string(), Num::int(*v)))
         .collect();
-    let rs = tb::descriptors::ruleset(&c, &overrides).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::syntax::descriptors::ruleset(&c, &overrides)
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(ev, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::descriptors::direct_encounter_places(
+    tb::syntax::descriptors::direct_encounter_places(
         &mut st,
-        tb::descriptors::PROCEDURE,
+        tb::syntax::descriptors::PROCEDURE,
         &c.direct_encounter_labels(),
     );
     st

@@ -7,12 +7,12 @@
 //! that gives exactly the text of `Value::display` (the tests below compare
 //! the two); anything outside it goes through `Value::display` itself.
 
-use crate::ast::Direction;
 use crate::eval::{compare_values, Value};
 use crate::model::{Event, Pid};
 use crate::num::Num;
 use crate::plan::Ruleset;
 use crate::rank::{Decided, Outcome, Standings, TraceStep};
+use crate::syntax::ast::Direction;
 use serde_json::{json, Map, Value as Json};
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -1261,8 +1261,8 @@ pub fn procedures(rs: &Ruleset) -> String {
                 out.push_str(" (reversed)");
             }
             match st.select {
-                Some(crate::ast::Select::Best) => out.push_str(", unique best only"),
-                Some(crate::ast::Select::Worst) => out.push_str(", unique worst only"),
+                Some(crate::syntax::ast::Select::Best) => out.push_str(", unique best only"),
+                Some(crate::syntax::ast::Select::Worst) => out.push_str(", unique worst only"),
                 None => {}
             }
             if st.when.is_some() {
@@ -1293,9 +1293,9 @@ pub fn procedures(rs: &Ruleset) -> String {
             out.push('\n');
         }
         let end = match &p.end {
-            crate::ast::EndKind::Shared => "shared".to_string(),
-            crate::ast::EndKind::Lots => "lots".to_string(),
-            crate::ast::EndKind::Unresolved(r) => format!("unresolved: {r}"),
+            crate::syntax::ast::EndKind::Shared => "shared".to_string(),
+            crate::syntax::ast::EndKind::Lots => "lots".to_string(),
+            crate::syntax::ast::EndKind::Unresolved(r) => format!("unresolved: {r}"),
         };
         let _ = write!(out, "  otherwise {end}");
         if let Some(c) = &p.end_cite {

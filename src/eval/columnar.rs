@@ -25,11 +25,11 @@
 //! computed per participant, which then reports the error exactly as before
 //! — or, for an error only in a skipped branch, none.
 
-use crate::ast::UnOp;
 use crate::eval::{Acc, Env, EvalError, Evaluator, ListItem, Value, R};
 use crate::model::{Entry, Event, Pid};
 use crate::num::Num;
 use crate::plan::*;
+use crate::syntax::ast::UnOp;
 use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ops::Range;

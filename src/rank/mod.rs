@@ -8,11 +8,11 @@
 //! chosen by the sub-group's size. An explicit work stack keeps the native
 //! stack flat however many hand-offs a large tie takes.
 
-use crate::ast::{Direction, EndKind, Select};
 use crate::diag::Diag;
 use crate::eval::{compare_values, Env, EvalError, Evaluator, Value, PARALLEL_CELLS};
 use crate::model::{Event, Pid};
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
+use crate::syntax::ast::{Direction, EndKind, Select};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -22,7 +22,7 @@ pub struct Options {
     /// Seed for drawing of lots; without one, lots are reported unresolved.
     pub lots_seed: Option<u64>,
     /// Evaluate every metric participant by participant (the reference
-    /// evaluator), without the columnar path of [`crate::columns`]: the
+    /// evaluator), without the columnar path of [`crate::eval::columnar`]: the
     /// tests compare the two.
     pub per_participant: bool,
     /// Threads the evaluation may use; None: one per core, at most 8.
@@ -236,7 +236,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             "it is a library: import it from a ruleset that ends with `standings <procedure>`",
         )
     })?;
-    let threads = opts.threads.unwrap_or_else(crate::eval::default_threads);
+    let threads = opts.threads.unwrap_or_else(crate::par::default_threads);
     let mut ev = Evaluator::with_threads(event, rs, threads)?;
     ev.columnar = !opts.per_participant;
     // The threads computing columns wait through the whole ranking for
@@ -244,7 +244,7 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
     let keep_workers = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
     std::thread::scope(|scope| {
         if keep_workers {
-            ev.workers = Some(crate::columns::Workers::start(scope, ev.threads - 1));
+            ev.workers = Some(crate::eval::columnar::Workers::start(scope, ev.threads - 1));
             // Lists the ranking no longer needs are freed on a thread of
             // their own (see `Evaluator::drop_lists`); without one, here.
             let (tx, rx) = std::sync::mpsc::channel::<Arc<Vec<Option<Value>>>>();

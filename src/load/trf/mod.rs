@@ -23,7 +23,7 @@
 //!   (comma-separated descriptors; `212` also names `PTS`), `240` (TRF-26)
 //!   byes `T RRR PPPP PPPP ...`. `062` is the number of players, not of rounds.
 //! * team records (`013`, `310`, `300`, `320`, `330`, `299`, `352`, `362`):
-//!   a file with `310` or `013` is a team event, built by `trf_team` from the
+//!   a file with `310` or `013` is a team event, built by `team` from the
 //!   players' games; `801`/`802` and every other record are skipped.
 //!
 //! Columns are counted in characters; a line with non-ASCII characters that
@@ -33,6 +33,8 @@
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Entry, Event, Outcome, Participant, Scoring, Side, Sport, Status, System};
 use crate::num::Num;
+
+mod team;
 
 /// Largest TRF file accepted, in bytes.
 pub const MAX_BYTES: usize = 50 * 1024 * 1024;
@@ -59,7 +61,7 @@ rating 49-52, points 81-84, rank 86-89, then one 10-column block per round from 
 
 /// Load a TRF event, with up to one thread per core (at most 8).
 pub fn load_trf(source: &Source) -> Result<Event, Diag> {
-    load_trf_with(source, crate::eval::default_threads())
+    load_trf_with(source, crate::par::default_threads())
 }
 
 /// Load a TRF event with at most `threads` threads: a large file's player
@@ -718,7 +720,7 @@ impl<'s> Loader<'s> {
         let mut tb_212: Option<Vec<String>> = None;
         let mut byes: Vec<ByeRec> = Vec::new();
         let mut team = false;
-        let mut team_records: Vec<super::trf_team::RecLine> = Vec::new();
+        let mut team_records: Vec<team::RecLine> = Vec::new();
         let mut abnormal: Vec<usize> = Vec::new();
         // Room, from the file's size, for the players and round blocks of a
         // usual file (89 columns before a player's blocks, 10 per block):
@@ -870,7 +872,7 @@ impl<'s> Loader<'s> {
                         if tag == "299" {
                             abnormal.push(l.no);
                         }
-                        team_records.push(super::trf_team::RecLine {
+                        team_records.push(team::RecLine {
                             no: l.no,
                             base: l.base,
                             text: l.text,
@@ -934,7 +936,7 @@ impl<'s> Loader<'s> {
                 .as_deref()
                 .map(|t| t.to_ascii_uppercase().contains("TEAM"))
                 .unwrap_or(false);
-        team = team && super::trf_team::is_team(&team_records);
+        team = team && team::is_team(&team_records);
 
         let mut event = Event::new(
             name.unwrap_or_else(|| src.name.clone()),
@@ -1026,16 +1028,16 @@ impl<'s> Loader<'s> {
             .map(|e| e.round)
             .eq(1..=event.rounds)));
         if team {
-            let team_byes: Vec<super::trf_team::TeamBye> = byes
+            let team_byes: Vec<team::TeamBye> = byes
                 .iter()
-                .map(|b| super::trf_team::TeamBye {
+                .map(|b| team::TeamBye {
                     line: b.line,
                     kind: b.kind,
                     round: b.round,
                     ids: b.ids.iter().map(|x| x.0).collect(),
                 })
                 .collect();
-            return super::trf_team::build(src, event, &team_records, &team_byes);
+            return team::build(src, event, &team_records, &team_byes);
         }
         Ok(event)
     }

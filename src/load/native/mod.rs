@@ -64,12 +64,11 @@ pub fn load_toml(source: &Source) -> Result<Event, Diag> {
 
 // The one-pass JSON reader: a child module so that it shares this file's
 // private rules and helpers (`parse_result`, the field lists, ...).
-#[path = "native_fast.rs"]
 mod fast;
 
 /// Load a native JSON event, with up to one thread per core (at most 8).
 pub fn load_json(source: &Source) -> Result<Event, Diag> {
-    load_json_with(source, crate::eval::default_threads())
+    load_json_with(source, crate::par::default_threads())
 }
 
 /// Load a native JSON event with at most `threads` threads (a large
@@ -91,7 +90,7 @@ pub fn load_json_with(source: &Source, threads: usize) -> Result<Event, Diag> {
 #[doc(hidden)]
 pub fn load_json_fast(source: &Source) -> Option<Event> {
     check_size(source).ok()?;
-    fast::load(&source.text, crate::eval::default_threads())
+    fast::load(&source.text, crate::par::default_threads())
 }
 
 /// The tree path alone, as `load_json` ran before the one-pass reader. For

@@ -3,9 +3,9 @@
 //! One function per grammar rule; operators go through pest's PrattParser.
 //! No pest type leaves this module: errors become [`Diag`]s with a span.
 
-use crate::ast::*;
 use crate::diag::{Diag, Source, Span};
 use crate::num::Num;
+use crate::syntax::ast::*;
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;

@@ -8,11 +8,11 @@
 //! `tb::eval::missing_data`, which names the value, the definition and the
 //! step; a declared default (`??`) is the one legitimate way round it.
 
-use crate::ast::DataKind;
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Warning};
 use crate::num::Num;
 use crate::plan::*;
+use crate::syntax::ast::DataKind;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -84,7 +84,7 @@ fn const_num(e: &PExpr) -> Option<Num> {
     }
 }
 
-use crate::ast::UnOp;
+use crate::syntax::ast::UnOp;
 
 fn ty(e: &PExpr, types: &[Ty]) -> Ty {
     match &e.kind {

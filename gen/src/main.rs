@@ -7,12 +7,12 @@
 //! tbgen bridge-swiss-teams --teams 200 --rounds 10 --seed 1 > teams.json
 //! ```
 //!
-//! The generator itself is the library module `tb::gen`.
+//! The generator itself is the library module `tb_gen`.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
 use std::process::ExitCode;
-use tb::gen::{generate, Config, Sport};
+use tb_gen::{generate, Config, Sport};
 
 /// Generate a synthetic Swiss event (the same seed gives the same file).
 #[derive(Parser)]

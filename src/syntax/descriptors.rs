@@ -1177,9 +1177,9 @@ mod tests {
                         .find(|s| s.label == d.text)
                         .unwrap_or_else(|| panic!("no step for {}", d.text));
                     let want = if asc != d.reverse {
-                        crate::ast::Direction::Asc
+                        crate::syntax::ast::Direction::Asc
                     } else {
-                        crate::ast::Direction::Desc
+                        crate::syntax::ast::Direction::Desc
                     };
                     assert_eq!(step.dir, want, "{}", d.text);
                     let written = chain.ruleset_text();

@@ -1,9 +1,9 @@
 //! The compiled plan: a checked ruleset with every name resolved to an index.
 
-pub use crate::ast::DataKind;
-use crate::ast::{Direction, EndKind, FileId, Select, UnOp};
 use crate::diag::{Source, Span};
 use crate::num::Num;
+pub use crate::syntax::ast::DataKind;
+use crate::syntax::ast::{Direction, EndKind, FileId, Select, UnOp};
 
 /// Index of a metric or criterion in [`Ruleset::metrics`].
 pub type MetricId = usize;
@@ -365,7 +365,7 @@ impl Agg {
 }
 
 /// Binary operators (as in the AST).
-pub use crate::ast::BinOp;
+pub use crate::syntax::ast::BinOp;
 
 /// A compiled generator.
 #[derive(Clone, Debug)]

@@ -1,11 +1,13 @@
 //! AST → plan: load imports, resolve every name, check arities, cycles and contexts; report all errors at once.
 
-use crate::ast::{self, Action, Direction, ExprKind, FileId, HeaderKind, Item, StepDir};
+pub mod inputs;
+
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Sport, Warning};
 use crate::num::Num;
-use crate::parse;
 use crate::plan::*;
+use crate::syntax::ast::{self, Action, Direction, ExprKind, FileId, HeaderKind, Item, StepDir};
+use crate::syntax::parse;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -160,7 +162,8 @@ pub fn check(
         if c.errors.is_empty() {
             // Every data value a definition reads is declared (`reads ...`),
             // with `??` where the declaration gives a default.
-            let errs = crate::inputs::declaration_errors(&c.files, &c.metrics, &c.procs, &c.reads);
+            let errs =
+                crate::check::inputs::declaration_errors(&c.files, &c.metrics, &c.procs, &c.reads);
             c.errors.extend(errs);
         }
     }

@@ -8,7 +8,7 @@ use crate::num::{Num, Rounding};
 use std::sync::OnceLock;
 
 /// The table file, as shipped.
-pub const RATING_TABLES: &str = include_str!("../rulesets/fide/rating-tables.txt");
+pub const RATING_TABLES: &str = include_str!("../../rulesets/fide/rating-tables.txt");
 
 /// The two tables, read from [`RATING_TABLES`].
 #[derive(Debug)]

@@ -10,11 +10,11 @@
 //! of a metric. It runs only for the few values that are undefined, after
 //! ranking, so it costs nothing on the hot path.
 
-use crate::ast::BinOp;
 use crate::eval::{Env, Evaluator, Value};
 use crate::model::{Pid, Status};
 use crate::num::Num;
 use crate::plan::{Agg, BuiltinField, Func, PExpr, PGen, PKind};
+use crate::syntax::ast::BinOp;
 use std::sync::Arc;
 
 /// How a mean (or min, max) over an empty list is said.

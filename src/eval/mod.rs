@@ -1,10 +1,14 @@
 //! Evaluates compiled expressions over an event: exact values, metrics cached once per participant.
 
-use crate::ast::UnOp;
+pub(crate) mod columnar;
+pub mod tables;
+pub mod why;
+
 use crate::diag::{Diag, Span};
 use crate::model::{Event, Participant, Pid, Side, Status, System};
 use crate::num::{Num, NumError, Rounding};
 use crate::plan::*;
+use crate::syntax::ast::UnOp;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -194,12 +198,12 @@ pub struct Evaluator<'a> {
     /// metric's values shared with forks (see [`Evaluator::fork`]) and
     /// copied only if one of them writes.
     pub(crate) cache: Vec<Arc<Vec<Option<Value>>>>,
-    /// Per metric: a columnar computation was tried (see [`crate::columns`]).
+    /// Per metric: a columnar computation was tried (see [`crate::eval::columnar`]).
     pub(crate) column_tried: Vec<bool>,
     /// Columnar computations under way (nested), against their own limit.
     pub(crate) col_nest: usize,
-    /// Columns shared between columnar computations (see [`crate::columns`]).
-    pub(crate) col_memo: crate::columns::Memo,
+    /// Columns shared between columnar computations (see [`crate::eval::columnar`]).
+    pub(crate) col_memo: crate::eval::columnar::Memo,
     /// Whether metrics may be computed in columns (else only per participant).
     pub columnar: bool,
     /// Threads columnar computations may use (1: only the calling one).
@@ -228,8 +232,8 @@ pub struct Evaluator<'a> {
     /// Index of each participant's first entry among all entries.
     pub(crate) entry_base: Arc<Vec<usize>>,
     /// The rounds' built-in fields in columns, block by block, shared by
-    /// every fork (see [`crate::columns::FieldCols`]).
-    pub(crate) fields: Arc<crate::columns::FieldCols>,
+    /// every fork (see [`crate::eval::columnar::FieldCols`]).
+    pub(crate) fields: Arc<crate::eval::columnar::FieldCols>,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -246,7 +250,7 @@ pub struct Evaluator<'a> {
     members: Members,
     /// Threads waiting to compute columns with this evaluator (a ranking
     /// starts them); None: each computation starts its own. Forks have none.
-    pub(crate) workers: Option<crate::columns::Workers<'a>>,
+    pub(crate) workers: Option<crate::eval::columnar::Workers<'a>>,
     /// A thread that frees the lists [`Evaluator::drop_lists`] lets go of
     /// (a ranking starts it); None: they are freed here. Forks have none.
     pub(crate) freer: Option<std::sync::mpsc::Sender<Arc<Vec<Option<Value>>>>>,
@@ -302,16 +306,7 @@ impl EntryValues {
     }
 }
 
-/// Most threads an evaluator uses by default.
-const MAX_THREADS: usize = 8;
-
-/// Threads for columnar work: the processor's cores, at most [`MAX_THREADS`].
-pub fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(MAX_THREADS)
-}
+pub use crate::par::default_threads;
 
 /// Most numbers `integers(a, b)` may produce.
 pub const MAX_INTEGERS: i128 = 1_000_000;
@@ -339,9 +334,7 @@ pub const EVAL_WORK_PER_CELL: u64 = 20_000;
 /// Most items a list `[...]` may hold.
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
-/// Events from this many entries on have their running scores added up in
-/// two halves at once.
-pub(crate) const PARALLEL_CELLS: usize = 20_000;
+pub(crate) use crate::par::PARALLEL_CELLS;
 
 /// The running score after each entry of `ps` (into `running`, their
 /// entries in turn) and their scores; whether any entry has boards.
@@ -439,7 +432,7 @@ impl<'a> Evaluator<'a> {
             group_cache: GroupCache::default(),
             same: Arc::new(same_for_everyone(rs)),
             entry_base: Arc::new(entry_base),
-            fields: Arc::new(crate::columns::FieldCols::new(event)),
+            fields: Arc::new(crate::eval::columnar::FieldCols::new(event)),
             entry_cache: vec![Vec::new(); rs.metrics.len()],
             pool: Vec::new(),
             members: Members::default(),
@@ -449,7 +442,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// A copy of this evaluator for another thread, for columnar work
-    /// under way (see [`crate::columns`]): it shares the event, the
+    /// under way (see [`crate::eval::columnar`]): it shares the event, the
     /// ruleset and every value cached so far, and starts its own caches of
     /// per-round and group values (caches only: what it computes is what
     /// this evaluator would). It works on one thread and with the budget
@@ -584,7 +577,7 @@ impl<'a> Evaluator<'a> {
                 return Ok(v);
             }
             // First use: compute it for everyone in columns (see
-            // `crate::columns`); what that cannot do is done below. A
+            // `crate::eval::columnar`); what that cannot do is done below. A
             // metric that is the same for everyone is computed once, below.
             if slot == p && !self.same.get(id).copied().unwrap_or(false) {
                 self.fill_column(id);
@@ -1437,9 +1430,9 @@ impl<'a> Evaluator<'a> {
                 None => Value::Undef,
                 Some(n) => {
                     let v = if func == Func::FideDp {
-                        crate::tables::dp(n)
+                        crate::eval::tables::dp(n)
                     } else {
-                        crate::tables::expected(n)
+                        crate::eval::tables::expected(n)
                     };
                     match v {
                         Some(v) => Value::Num(v),
