@@ -1189,7 +1189,7 @@ impl Scope {
     }
 }
 
-/// Evaluate a constant parameter expression (numbers, signs, + - * /).
+/// Evaluate a constant parameter expression (numbers, signs, + - * / %).
 fn const_eval(e: &ast::Expr) -> Option<Num> {
     match &e.kind {
         ExprKind::Num(n) => Some(*n),
@@ -1201,6 +1201,7 @@ fn const_eval(e: &ast::Expr) -> Option<Num> {
                 ast::BinOp::Sub => a.sub(b).ok(),
                 ast::BinOp::Mul => a.mul(b).ok(),
                 ast::BinOp::Div => a.div(b).ok(),
+                ast::BinOp::Rem => a.rem(b).ok(),
                 _ => None,
             }
         }

@@ -353,4 +353,6 @@ pub enum BinOp {
     Mul,
     /// `/`.
     Div,
+    /// `%`: remainder of floored division, `a - b * floor(a / b)`.
+    Rem,
 }

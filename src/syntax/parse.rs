@@ -48,7 +48,9 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::op_ge, Assoc::Left)
                 | Op::infix(Rule::op_in, Assoc::Left))
             .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-            .op(Op::infix(Rule::op_mul, Assoc::Left) | Op::infix(Rule::op_div, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left)
+                | Op::infix(Rule::op_div, Assoc::Left)
+                | Op::infix(Rule::op_rem, Assoc::Left))
             .op(Op::prefix(Rule::op_neg))
     })
 }
@@ -99,6 +101,7 @@ fn phrase(rule: &Rule) -> &'static str {
         | Rule::op_sub
         | Rule::op_mul
         | Rule::op_div
+        | Rule::op_rem
         | Rule::op_and
         | Rule::op_or
         | Rule::op_eq
@@ -829,6 +832,7 @@ fn expr(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
                 Rule::op_add => BinOp::Add,
                 Rule::op_sub => BinOp::Sub,
                 Rule::op_mul => BinOp::Mul,
+                Rule::op_rem => BinOp::Rem,
                 _ => BinOp::Div,
             };
             let span = lhs.span.join(rhs.span);
