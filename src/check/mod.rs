@@ -1,5 +1,6 @@
 //! AST → plan: load imports, resolve every name, check arities, cycles and contexts; report all errors at once.
 
+mod args;
 pub mod inputs;
 
 use crate::diag::{Diag, Source, Span};
@@ -898,8 +899,8 @@ impl Checker {
                 let b = self.expr(base, sc);
                 if let Some(&id) = self.metric_ix.get(&name.name) {
                     let args = args.as_deref().unwrap_or(&[]);
-                    let pargs = args.iter().map(|a| self.expr(a, sc)).collect();
-                    self.metric_use(id, name.span, args.len(), sc);
+                    let (pargs, n) = self.metric_args(id, args, e.span, sc);
+                    self.metric_use(id, name.span, n, sc);
                     PKind::Metric(id, Some(Box::new(b)), pargs)
                 } else if args.is_some() {
                     let help = self.suggest(&name.name, "a metric");
@@ -923,11 +924,14 @@ impl Checker {
                 }
             }
             ExprKind::Call(name, args) => {
-                let pargs: Vec<PExpr> = args.iter().map(|a| self.expr(a, sc)).collect();
                 if let Some(&id) = self.metric_ix.get(&name.name) {
-                    self.metric_use(id, name.span, args.len(), sc);
-                    PKind::Metric(id, None, pargs)
-                } else if let Some(func) = Func::by_name(&name.name) {
+                    let (pargs, n) = self.metric_args(id, args, e.span, sc);
+                    self.metric_use(id, name.span, n, sc);
+                    return self.pe(PKind::Metric(id, None, pargs), e.span, f);
+                }
+                let pargs = self.arg_values(args, sc);
+                if let Some(func) = Func::by_name(&name.name) {
+                    self.builtin_named_args(&name.name, args, f);
                     let (lo, hi) = func.arity();
                     if args.len() < lo || args.len() > hi {
                         let want = if lo == hi {
@@ -984,6 +988,19 @@ impl Checker {
                 Box::new(self.expr(a, sc)),
                 Box::new(self.expr(b, sc)),
             ),
+            ExprKind::Named(n, x) => {
+                // The parser writes `name: value` only among a call's
+                // arguments, where the calls above take it apart.
+                self.err(
+                    f,
+                    n.span,
+                    "tb::check::unknown_argument",
+                    format!("`{}: ...` outside the arguments of a call", n.name),
+                    "named argument",
+                    "write `name: value` only inside `metric_name(...)`",
+                );
+                return self.expr(x, sc);
+            }
             ExprKind::Unary(op, x) => PKind::Unary(*op, Box::new(self.expr(x, sc))),
             ExprKind::Binary(op, a, b) => {
                 PKind::Binary(*op, Box::new(self.expr(a, sc)), Box::new(self.expr(b, sc)))

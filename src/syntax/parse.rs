@@ -395,7 +395,7 @@ fn check_depth(items: &[Item], src: &Source) -> Result<(), Diag> {
             ExprKind::If(a, b, c) => {
                 stack.extend([(&**a, d + 1), (&**b, d + 1), (&**c, d + 1)]);
             }
-            ExprKind::Unary(_, x) => stack.push((x, d + 1)),
+            ExprKind::Unary(_, x) | ExprKind::Named(_, x) => stack.push((x, d + 1)),
             ExprKind::Binary(_, a, b) => stack.extend([(&**a, d + 1), (&**b, d + 1)]),
         }
     }
@@ -878,9 +878,25 @@ fn postfixed(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
 }
 
 fn args(ps: Pairs<Rule>, src: &Source) -> Result<Vec<Expr>, Diag> {
-    ps.filter(|p| p.as_rule() == Rule::expr)
-        .map(|p| expr(p, src))
+    ps.filter(|p| matches!(p.as_rule(), Rule::expr | Rule::named_arg))
+        .map(|p| arg(p, src))
         .collect()
+}
+
+/// One argument: a plain value, or `name: value`.
+fn arg(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
+    if p.as_rule() != Rule::named_arg {
+        return expr(p, src);
+    }
+    let span = span_of(&p);
+    let mut it = p.into_inner();
+    match (it.next(), it.next()) {
+        (Some(name), Some(value)) => Ok(Expr {
+            kind: ExprKind::Named(ident(name), Box::new(expr(value, src)?)),
+            span,
+        }),
+        _ => Err(Diag::error("tb::parse::syntax", "incomplete argument").at(src, span, "here")),
+    }
 }
 
 const AGGREGATES: &[&str] = &["sum", "mean", "count", "min", "max", "all", "any", "list"];
@@ -1005,7 +1021,7 @@ fn call(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
                 span,
             })
         }
-        Some(f) => expr(f, src)?,
+        Some(f) => arg(f, src)?,
     };
     let rest = it.next();
     let kind = match rest.as_ref().map(|r| r.as_rule()) {
