@@ -13,6 +13,9 @@ mod common;
 mod fide_support;
 #[path = "../fuzz/harness.rs"]
 mod harness;
+// The command line's ruleset files on disk (the library's checker reads none).
+#[path = "../src/cli/files.rs"]
+mod files;
 
 mod bridge_cli;
 mod bridge_data;

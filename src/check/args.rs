@@ -1,7 +1,8 @@
 //! Call arguments: `name: value` arguments put in their parameter's place,
 //! so the plan (and the evaluator) only ever sees arguments by position.
 
-use super::{Checker, Scope};
+use super::exprs::Scope;
+use super::Checker;
 use crate::diag::Span;
 use crate::plan::{MetricId, PExpr};
 use crate::syntax::ast::{self, ExprKind};
@@ -142,7 +143,9 @@ impl Checker {
                         "tb::check::positional_after_named",
                         format!("an argument of `{callee}` without a name follows a named one"),
                         "give this one by name too",
-                        &format!("put the arguments given by position first, or name them all; {takes}"),
+                        &format!(
+                            "put the arguments given by position first, or name them all; {takes}"
+                        ),
                     );
                 }
                 _ if i < params.len() => slot[i] = Some(i),
