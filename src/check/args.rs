@@ -67,9 +67,7 @@ impl Checker {
                     "tb::check::unknown_argument",
                     format!("`{func}` is a built-in function: its arguments have no names"),
                     "named argument",
-                    &format!(
-                        "give its arguments by position; the README lists each built-in function with its arguments"
-                    ),
+                    "give its arguments by position; the README lists each built-in function with its arguments",
                 );
             }
         }
