@@ -101,8 +101,8 @@ fn source(name: &str, text: &str) -> Source {
 }
 
 fn shipped(name: &str) -> Ruleset {
-    let root = tb::check::load_root(name).unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::check::check(root, &tb::check::StdResolver, &[]).unwrap_or_else(|d| panic!("{}", d.plain()))
+    let root = tb::shipped::source(name).unwrap_or_else(|| panic!("no shipped ruleset {name}"));
+    tb::check::check(root, &tb::shipped::Shipped, &[]).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
 /// The FIDE chain as `tb eval --tiebreaks BH/C1,BH,SB,PS,ARO,DE

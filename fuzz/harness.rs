@@ -13,10 +13,11 @@
 #![allow(dead_code)]
 
 use std::fmt::Write as _;
-use tb::check::{Resolve, StdResolver};
+use tb::check::Resolve;
 use tb::diag::{Diag, Source};
 use tb::model::Event;
 use tb::plan::Ruleset;
+use tb::shipped::Shipped;
 
 /// What a harness made of its input (for tests that want to look).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,7 +106,7 @@ impl Resolve for PartsResolver {
                 return Ok(Source::new(format!("f{i}"), t.as_str()));
             }
         }
-        StdResolver.resolve(name, from)
+        Shipped.resolve(name, from)
     }
 }
 
@@ -239,8 +240,8 @@ pub fn fuzz_eval(data: &[u8]) -> Verdict {
 pub fn shipped_rulesets() -> Vec<(&'static str, Ruleset)> {
     let mut out = Vec::new();
     for (name, _, _) in tb::shipped::list() {
-        let root = tb::check::load_root(name).expect("shipped ruleset loads");
-        let rs = tb::check::check(root, &StdResolver, &[]).expect("shipped ruleset checks");
+        let root = tb::shipped::source(name).expect("shipped ruleset loads");
+        let rs = tb::check::check(root, &Shipped, &[]).expect("shipped ruleset checks");
         out.push((name, rs));
     }
     out

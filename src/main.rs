@@ -9,6 +9,8 @@ use tb::render::{Format, Meta};
 
 // The allocator and its settings, shared with the benchmarks.
 mod alloc;
+// Reading ruleset files from disk (the library's checker reads none).
+mod cli;
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -306,8 +308,8 @@ fn parse_params(raw: &[String]) -> Result<Vec<(String, Num)>, Diag> {
 
 fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag> {
     let overrides = parse_params(params)?;
-    let root = tb::check::load_root(name)?;
-    tb::check::check(root, &tb::check::StdResolver, &overrides)
+    let root = cli::files::load_root(name)?;
+    tb::check::check(root, &cli::files::DiskResolver, &overrides)
 }
 
 /// Largest data file read.

@@ -378,6 +378,23 @@ impl Num {
         let den = u128::from(b / g2) * u128::from(c / g1);
         Num::signed(self.num.is_negative() != o.num.is_negative(), n, den)
     }
+    /// Exact remainder of floored division, `a - b × floor(a / b)`: the
+    /// result has the divisor's sign (`-7 % 2` is 1, `7 % -2` is -1,
+    /// `7/2 % 1` is 1/2). A zero divisor is an error, as in [`Num::div`].
+    pub fn rem(self, o: Num) -> Result<Num, NumError> {
+        if o.num == 0 {
+            return Err(NumError::DivisionByZero);
+        }
+        // a/b mod c/d = ((a d) mod (c b)) / (b d): whole numbers in 128
+        // bits, so no intermediate quotient can overflow.
+        let x = i128::from(self.num) * i128::from(o.den);
+        let y = i128::from(o.num) * i128::from(self.den);
+        let mut r = x.rem_euclid(y);
+        if y < 0 && r != 0 {
+            r += y;
+        }
+        reduce(r, i128::from(self.den) * i128::from(o.den))
+    }
     /// `±n / d` already in lowest terms (`d >= 1`, both below 2^127), narrowed.
     #[inline]
     fn signed(neg: bool, n: u128, d: u128) -> Result<Num, NumError> {

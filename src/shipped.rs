@@ -1,4 +1,8 @@
-//! The rulesets shipped inside the binary (every `.tb` file under `rulesets/`).
+//! The rulesets shipped inside the binary (every `.tb` file under `rulesets/`),
+//! and the resolver that finds imports among them.
+
+use crate::check::Resolve;
+use crate::diag::Source;
 
 include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
@@ -6,6 +10,29 @@ include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 pub fn get(name: &str) -> Option<&'static str> {
     let name = name.strip_suffix(".tb").unwrap_or(name);
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
+}
+
+/// A shipped ruleset or library as a source to check (named as given,
+/// without `.tb`).
+pub fn source(name: &str) -> Option<Source> {
+    get(name).map(|text| Source::new(name.to_string(), text))
+}
+
+/// Resolves imports among the shipped rulesets only: a name relative to
+/// the importing file's folder first (`lib` from `fide/swiss`), then the
+/// name as given. Reads no files; text from memory may import shipped
+/// libraries through it.
+pub struct Shipped;
+
+impl Resolve for Shipped {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        if let Some((dir, _)) = from.name.rsplit_once('/') {
+            if let Some(s) = source(&format!("{dir}/{name}")) {
+                return Ok(s);
+            }
+        }
+        source(name).ok_or_else(|| format!("no shipped ruleset or library named `{name}`"))
+    }
 }
 
 /// Names of shipped rulesets that rank an event (libraries excluded), with

@@ -588,8 +588,8 @@ fn penalty_converted_to_imps_143_5_7() {
     let ev = t.load();
     let check = |rate: &str| {
         let rs = tb::check::check(
-            tb::check::load_root("ebu/split-tie").unwrap(),
-            &tb::check::StdResolver,
+            crate::files::load_root("ebu/split-tie").unwrap(),
+            &tb::shipped::Shipped,
             &[(
                 "imps_per_vp".to_string(),
                 tb::num::Num::parse(rate).unwrap(),

@@ -69,7 +69,7 @@ fn an_undeclared_read_is_a_check_error_with_did_you_mean() {
             "reads participant carryover default 0\n\
              metric ko = score + (me.carry_over ?? 0)\nprocedure p { step ko desc }\nstandings p\n",
         ),
-        &tb::check::StdResolver,
+        &tb::shipped::Shipped,
         &[],
     )
     .expect_err("undeclared");

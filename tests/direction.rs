@@ -16,7 +16,7 @@ fn out(o: &Output) -> String {
 }
 
 fn check_err(text: &str) -> tb::diag::Diag {
-    match tb::check::check(Source::new("t.tb", text), &tb::check::StdResolver, &[]) {
+    match tb::check::check(Source::new("t.tb", text), &tb::shipped::Shipped, &[]) {
         Ok(_) => panic!("should not check:\n{text}"),
         Err(d) => d.related.first().cloned().unwrap_or(d),
     }
@@ -526,8 +526,8 @@ fn separated_participants_print_apart_in_every_format() {
         // is printed, that of the last tie it was compared in (FIDE's DE:
         // its place); a pair is checked there where that tie separated them.
         let rs = tb::check::check(
-            tb::check::load_root(r).unwrap(),
-            &tb::check::StdResolver,
+            crate::files::load_root(r).unwrap(),
+            &tb::shipped::Shipped,
             &[],
         )
         .unwrap();

@@ -180,7 +180,7 @@ fn expect<T>(r: Result<T, Diag>, code: &str, at: Option<&str>) -> Diag {
 }
 
 fn check(text: &str) -> Result<Ruleset, Diag> {
-    tb::check::check(Source::new("t.tb", text), &tb::check::StdResolver, &[])
+    tb::check::check(Source::new("t.tb", text), &tb::shipped::Shipped, &[])
 }
 
 fn ruleset(text: &str) -> Ruleset {
@@ -411,7 +411,7 @@ fn check_codes() {
     );
     let d = tb::check::check(
         Source::new("t.tb", "param k = 1\n"),
-        &tb::check::StdResolver,
+        &tb::shipped::Shipped,
         &[("j".to_string(), tb::num::Num::ONE)],
     );
     let d = expect(d, "tb::check::unknown_param", None);
@@ -427,7 +427,7 @@ fn check_codes() {
         Some("nope"),
     );
     expect(
-        tb::check::load_root("no/such/ruleset"),
+        crate::files::load_root("no/such/ruleset"),
         "tb::check::unknown_ruleset",
         None,
     );
@@ -440,7 +440,7 @@ fn check_file_codes() {
     let bad = dir.join("bad.tb");
     std::fs::write(&bad, b"metric m = 1 // \xff\xfe\n").expect("write");
     expect(
-        tb::check::load_root(&bad.display().to_string()),
+        crate::files::load_root(&bad.display().to_string()),
         "tb::check::io",
         None,
     );
@@ -448,9 +448,9 @@ fn check_file_codes() {
     let dir = temp_dir("cycle");
     std::fs::write(dir.join("a.tb"), "import \"b\"\nmetric x = 1\n").expect("write");
     std::fs::write(dir.join("b.tb"), "import \"a\"\nmetric y = 1\n").expect("write");
-    let root = tb::check::load_root(&dir.join("a.tb").display().to_string()).expect("root");
+    let root = crate::files::load_root(&dir.join("a.tb").display().to_string()).expect("root");
     let d = expect(
-        tb::check::check(root, &tb::check::StdResolver, &[]),
+        tb::check::check(root, &crate::files::DiskResolver, &[]),
         "tb::check::import_cycle",
         Some("import \"a\""),
     );
@@ -466,9 +466,9 @@ fn check_file_codes() {
         .expect("write");
     }
     std::fs::write(dir.join(format!("f{n}.tb")), "metric last = 1\n").expect("write");
-    let root = tb::check::load_root(&dir.join("f0.tb").display().to_string()).expect("root");
+    let root = crate::files::load_root(&dir.join("f0.tb").display().to_string()).expect("root");
     expect(
-        tb::check::check(root, &tb::check::StdResolver, &[]),
+        tb::check::check(root, &crate::files::DiskResolver, &[]),
         "tb::check::import_depth",
         Some(&format!("import \"f{}\"", tb::check::MAX_IMPORT_DEPTH + 1)),
     );

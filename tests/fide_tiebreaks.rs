@@ -84,7 +84,7 @@ fn direct_encounter_excludes_forfeits_unless_included_6_1_1() {
         );
         tb::check::check(
             tb::diag::Source::new("p.tb", text),
-            &tb::check::StdResolver,
+            &tb::shipped::Shipped,
             &[],
         )
         .unwrap()

@@ -532,8 +532,8 @@ fn order(ev: &Event, st: &tb::rank::Standings) -> Vec<String> {
 
 #[test]
 fn lots_are_drawn_only_with_a_seed() {
-    let rs = tb::check::check(Source::new("lots.tb", LOTS), &tb::check::StdResolver, &[])
-        .expect("checks");
+    let rs =
+        tb::check::check(Source::new("lots.tb", LOTS), &tb::shipped::Shipped, &[]).expect("checks");
     let ev = all_tied(9, false);
     // Without a seed: one shared, unresolved place.
     let st = tb::rank::rank(&ev, &rs, &tb::rank::Options::default()).expect("ranks");
@@ -602,7 +602,7 @@ fn repeat_chains_on_a_huge_tie_stay_flat_and_fast() {
             "repeat.tb",
             "procedure p { step score desc\n step rating desc select best then repeat }\nstandings p\n",
         ),
-        &tb::check::StdResolver,
+        &tb::shipped::Shipped,
         &[],
     )
     .expect("checks");

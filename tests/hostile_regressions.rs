@@ -20,11 +20,7 @@ const FAST: Duration = Duration::from_secs(10);
 const BUDGET: Duration = Duration::from_secs(40);
 
 fn check_text(text: &str) -> Result<Ruleset, Diag> {
-    tb::check::check(
-        Source::new("hostile.tb", text),
-        &tb::check::StdResolver,
-        &[],
-    )
+    tb::check::check(Source::new("hostile.tb", text), &tb::shipped::Shipped, &[])
 }
 
 /// The ruleset must be rejected with `code`; returns the diagnostic that has it.
@@ -455,8 +451,8 @@ fn ids_equal_as_numbers_do_not_make_order_matter() {
     let a = "[event]\nrounds = 1\n[[participants]]\nid = \"01\"\n[[participants]]\nid = \"1\"\n[[rounds]]\ngames = [{ home = \"01\", away = \"1\", result = \"1/2-1/2\" }]\n";
     let b = "[event]\nrounds = 1\n[[participants]]\nid = \"1\"\n[[participants]]\nid = \"01\"\n[[rounds]]\ngames = [{ home = \"01\", away = \"1\", result = \"1/2-1/2\" }]\n";
     let rs = tb::check::check(
-        tb::check::load_root("us-chess/swiss").expect("shipped"),
-        &tb::check::StdResolver,
+        crate::files::load_root("us-chess/swiss").expect("shipped"),
+        &tb::shipped::Shipped,
         &[],
     )
     .expect("checks");
@@ -543,15 +539,15 @@ fn endless_files_are_read_only_up_to_the_limit() {
         return;
     }
     let t = Instant::now();
-    let d = tb::check::load_root("/dev/zero").expect_err("too large");
+    let d = crate::files::load_root("/dev/zero").expect_err("too large");
     assert_eq!(d.code, "tb::check::io");
     assert!(d.message.contains("larger than"), "{}", d.message);
     let dir = std::env::temp_dir().join(format!("tb-hostile-zero-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let root = dir.join("root.tb");
     std::fs::write(&root, "import \"/dev/zero\"\n").expect("write");
-    let src = tb::check::load_root(&root.display().to_string()).expect("root");
-    let d = tb::check::check(src, &tb::check::StdResolver, &[]).expect_err("refused");
+    let src = crate::files::load_root(&root.display().to_string()).expect("root");
+    let d = tb::check::check(src, &crate::files::DiskResolver, &[]).expect_err("refused");
     harness::check_diag(&d);
     assert_eq!(d.code, "tb::check::unknown_import");
     assert!(t.elapsed() < FAST);

@@ -13,6 +13,9 @@ mod common;
 mod fide_support;
 #[path = "../fuzz/harness.rs"]
 mod harness;
+// The command line's ruleset files on disk (the library's checker reads none).
+#[path = "../src/cli/files.rs"]
+mod files;
 
 mod bridge_cli;
 mod bridge_data;
@@ -39,10 +42,13 @@ mod language;
 mod load_csv;
 mod load_native;
 mod load_trf;
+mod named_args;
 mod native_fast;
 mod output_corpus;
 mod perf_events;
+mod remainder;
 mod render_speed_equivalence;
+mod resolver;
 mod seed_001_cards;
 mod seed_002_us_chess;
 mod slips;

@@ -318,7 +318,7 @@ fn parameters_default_set_and_override() {
     assert_eq!(rank(&ev, &rs).rows[0].rank, rank(&ev, &rs).rows[1].rank);
     let rs = tb::check::check(
         Source::new("inline.tb", src),
-        &tb::check::StdResolver,
+        &tb::shipped::Shipped,
         &[("limit".into(), tb::num::Num::int(1650))],
     )
     .unwrap();
@@ -450,7 +450,7 @@ fn checker_codes_one_by_one() {
 #[test]
 fn unknown_name_points_at_it_and_suggests() {
     let src = "metric solkoff = 1\nmetric a = solkof + 1\n";
-    let err = tb::check::check(Source::new("x.tb", src), &tb::check::StdResolver, &[]).unwrap_err();
+    let err = tb::check::check(Source::new("x.tb", src), &tb::shipped::Shipped, &[]).unwrap_err();
     assert_eq!(err.code, "tb::check::unknown_metric");
     let (span, _) = &err.labels[0];
     assert_eq!(&src[span.start..span.end], "solkof");
@@ -468,8 +468,8 @@ fn import_cycle_is_rejected() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("a.tb"), "import \"b\"\nmetric x = 1\n").unwrap();
     std::fs::write(dir.join("b.tb"), "import \"a\"\nmetric y = 2\n").unwrap();
-    let root = tb::check::load_root(dir.join("a.tb").to_str().unwrap()).unwrap();
-    let err = tb::check::check(root, &tb::check::StdResolver, &[]).unwrap_err();
+    let root = crate::files::load_root(dir.join("a.tb").to_str().unwrap()).unwrap();
+    let err = tb::check::check(root, &crate::files::DiskResolver, &[]).unwrap_err();
     assert_eq!(err.code, "tb::check::import_cycle");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -23,8 +23,8 @@ fn load(name: &str, text: &str) -> Event {
 }
 
 fn ruleset(name: &str) -> Ruleset {
-    let root = tb::check::load_root(name).unwrap_or_else(|d| panic!("{name}: {}", d.plain()));
-    tb::check::check(root, &tb::check::StdResolver, &[])
+    let root = crate::files::load_root(name).unwrap_or_else(|d| panic!("{name}: {}", d.plain()));
+    tb::check::check(root, &tb::shipped::Shipped, &[])
         .unwrap_or_else(|d| panic!("{name}: {}", d.plain()))
 }
 

@@ -1,5 +1,21 @@
 //! AST → plan: load imports, resolve every name, check arities, cycles and contexts; report all errors at once.
+//!
+//! - **In:** the root ruleset's [`Source`], a [`Resolve`]r the caller
+//!   supplies for its imports ([`crate::shipped::Shipped`] for the embedded
+//!   rulesets; the command line's own resolver adds files on disk), and
+//!   `--param` overrides.
+//! - **Out:** a [`Ruleset`] plan, or one [`Diag`] holding every problem
+//!   found (each with its code, span and help). [`inputs`] then checks an
+//!   event's data against what the plan reads.
+//! - **May import:** `syntax` (parser, AST), `plan`, `model` (sports, data
+//!   warnings), `diag`, `num`, `text`. **May not** read files or the
+//!   environment, nor import `eval`, `rank`, `render` or `load`.
+//!
+//! Children: `exprs` (names and expressions), `args` (named call
+//! arguments put in place), [`inputs`] (declared data reads).
 
+mod args;
+mod exprs;
 pub mod inputs;
 
 use crate::diag::{Diag, Source, Span};
@@ -8,9 +24,8 @@ use crate::num::Num;
 use crate::plan::*;
 use crate::syntax::ast::{self, Action, Direction, ExprKind, FileId, HeaderKind, Item, StepDir};
 use crate::syntax::parse;
+use exprs::{Ctx, Scope};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Deepest chain of imports accepted.
 pub const MAX_IMPORT_DEPTH: usize = 16;
@@ -19,99 +34,12 @@ pub const MAX_FILES: usize = 256;
 /// Errors reported at once (the rest are counted).
 pub const MAX_ERRORS: usize = 100;
 
-/// Finds the text of an imported file.
+/// Finds the text of an imported file: the caller decides where files come
+/// from ([`crate::shipped::Shipped`] for the embedded rulesets; the command
+/// line adds files on disk). The checker itself reads no files.
 pub trait Resolve {
     /// The source named `name`, imported from the file `from` (its display name).
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
-}
-
-/// Resolves shipped rulesets (embedded in the binary) and files on disk.
-pub struct StdResolver;
-
-impl Resolve for StdResolver {
-    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
-        let from_path = Path::new(&from.name);
-        let on_disk = from_path.exists();
-        if on_disk {
-            let base = from_path.parent().unwrap_or(Path::new("."));
-            let mut p = base.join(name);
-            if p.extension().is_none() {
-                p.set_extension("tb");
-            }
-            if p.exists() {
-                return read_file(&p);
-            }
-        } else if let Some(dir) = from.name.rsplit_once('/').map(|(d, _)| d) {
-            // A shipped file: try a name relative to its folder first.
-            let rel = format!("{dir}/{name}");
-            if let Some(text) = crate::shipped::get(&rel) {
-                return Ok(Source::new(rel, text));
-            }
-        }
-        if let Some(text) = crate::shipped::get(name) {
-            return Ok(Source::new(name.to_string(), text));
-        }
-        Err(format!(
-            "no shipped ruleset and no file named `{name}`{}",
-            if on_disk {
-                " next to the importing file"
-            } else {
-                ""
-            }
-        ))
-    }
-}
-
-/// Read a ruleset file from disk (with the size limit).
-pub fn read_file(p: &PathBuf) -> Result<Source, String> {
-    let meta = std::fs::metadata(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-    if meta.len() as usize > parse::MAX_FILE_BYTES {
-        return Err(format!(
-            "{} is larger than {} bytes",
-            p.display(),
-            parse::MAX_FILE_BYTES
-        ));
-    }
-    // Read at most one byte past the limit: a device such as /dev/zero
-    // reports no size and never ends.
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    std::fs::File::open(p)
-        .and_then(|f| {
-            f.take(parse::MAX_FILE_BYTES as u64 + 1)
-                .read_to_end(&mut bytes)
-        })
-        .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-    if bytes.len() > parse::MAX_FILE_BYTES {
-        return Err(format!(
-            "{} is larger than {} bytes",
-            p.display(),
-            parse::MAX_FILE_BYTES
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| {
-        format!(
-            "cannot read {}: it is not UTF-8 text (save it as UTF-8)",
-            p.display()
-        )
-    })?;
-    Ok(Source::new(p.display().to_string(), text))
-}
-
-/// Load a ruleset by shipped name or path.
-pub fn load_root(name: &str) -> Result<Source, Diag> {
-    let p = PathBuf::from(name);
-    if p.exists() {
-        return read_file(&p).map_err(|e| Diag::error("tb::check::io", e));
-    }
-    if let Some(text) = crate::shipped::get(name) {
-        return Ok(Source::new(name.to_string(), text));
-    }
-    Err(Diag::error(
-        "tb::check::unknown_ruleset",
-        format!("no shipped ruleset and no file named `{name}`"),
-    )
-    .with_help("`tb list` names the shipped rulesets; or give a path to a .tb file"))
 }
 
 /// The warning for a ruleset applied to data of another sport (a bridge
@@ -881,315 +809,9 @@ impl Checker {
             reads: self.reads,
         }
     }
-
-    fn pe(&self, kind: PKind, span: Span, file: FileId) -> PExpr {
-        PExpr { kind, span, file }
-    }
-
-    fn expr(&mut self, e: &ast::Expr, sc: &mut Scope) -> PExpr {
-        let f = sc.file;
-        let kind = match &e.kind {
-            ExprKind::Num(n) => PKind::Num(*n),
-            ExprKind::Bool(b) => PKind::Bool(*b),
-            ExprKind::Str(s) => PKind::Str(Arc::from(s.as_str())),
-            ExprKind::Infinity => PKind::Infinity,
-            ExprKind::Var(name) => self.var(name, e.span, sc),
-            ExprKind::Field(base, name, args) => {
-                let b = self.expr(base, sc);
-                if let Some(&id) = self.metric_ix.get(&name.name) {
-                    let args = args.as_deref().unwrap_or(&[]);
-                    let pargs = args.iter().map(|a| self.expr(a, sc)).collect();
-                    self.metric_use(id, name.span, args.len(), sc);
-                    PKind::Metric(id, Some(Box::new(b)), pargs)
-                } else if args.is_some() {
-                    let help = self.suggest(&name.name, "a metric");
-                    self.err(
-                        f,
-                        name.span,
-                        "tb::check::unknown_metric",
-                        format!("no metric named `{}`", name.name),
-                        "unknown metric",
-                        &help,
-                    );
-                    PKind::Bool(false)
-                } else {
-                    PKind::Field(
-                        Box::new(b),
-                        Field {
-                            name: Arc::from(name.name.as_str()),
-                            builtin: BuiltinField::by_name(&name.name),
-                        },
-                    )
-                }
-            }
-            ExprKind::Call(name, args) => {
-                let pargs: Vec<PExpr> = args.iter().map(|a| self.expr(a, sc)).collect();
-                if let Some(&id) = self.metric_ix.get(&name.name) {
-                    self.metric_use(id, name.span, args.len(), sc);
-                    PKind::Metric(id, None, pargs)
-                } else if let Some(func) = Func::by_name(&name.name) {
-                    let (lo, hi) = func.arity();
-                    if args.len() < lo || args.len() > hi {
-                        let want = if lo == hi {
-                            format!("{lo}")
-                        } else {
-                            format!("{lo} to {hi}")
-                        };
-                        self.err(
-                            f,
-                            e.span,
-                            "tb::check::arity",
-                            format!(
-                                "`{}` takes {want} argument{}, not {}",
-                                name.name,
-                                if hi == 1 { "" } else { "s" },
-                                args.len()
-                            ),
-                            "wrong number of arguments",
-                            "see the list of built-in functions in the README",
-                        );
-                    }
-                    PKind::Call(func, pargs)
-                } else {
-                    let help = self.suggest(&name.name, "a metric or built-in function");
-                    self.err(
-                        f,
-                        name.span,
-                        "tb::check::unknown_function",
-                        format!("no metric or function named `{}`", name.name),
-                        "unknown",
-                        &help,
-                    );
-                    PKind::Bool(false)
-                }
-            }
-            ExprKind::Aggregate(name, g) => {
-                let agg = Agg::by_name(&name.name);
-                if agg.is_none() {
-                    self.err(
-                        f,
-                        name.span,
-                        "tb::check::unknown_aggregate",
-                        format!("`{}` cannot take `for ... in ...`", name.name),
-                        "not an aggregate",
-                        "aggregates are sum, mean, count, min, max, all and any; lists are written `[x for r in rounds]`",
-                    );
-                }
-                let pg = self.generator(g, sc, false);
-                PKind::Agg(agg.unwrap_or(Agg::Sum), pg)
-            }
-            ExprKind::List(g) => PKind::List(self.generator(g, sc, true)),
-            ExprKind::If(c, a, b) => PKind::If(
-                Box::new(self.expr(c, sc)),
-                Box::new(self.expr(a, sc)),
-                Box::new(self.expr(b, sc)),
-            ),
-            ExprKind::Unary(op, x) => PKind::Unary(*op, Box::new(self.expr(x, sc))),
-            ExprKind::Binary(op, a, b) => {
-                PKind::Binary(*op, Box::new(self.expr(a, sc)), Box::new(self.expr(b, sc)))
-            }
-        };
-        self.pe(kind, e.span, f)
-    }
-
-    fn generator(&mut self, g: &ast::Generator, sc: &mut Scope, is_list: bool) -> PGen {
-        let mark = sc.locals.len();
-        let mut fors = Vec::new();
-        for (v, coll) in &g.fors {
-            let c = self.expr(coll, sc);
-            let slot = sc.bind(&v.name);
-            fors.push((slot, c));
-        }
-        let elem = Box::new(self.expr(&g.elem, sc));
-        let cond = g.cond.as_ref().map(|c| Box::new(self.expr(c, sc)));
-        let by = g.by.as_ref().map(|c| Box::new(self.expr(c, sc)));
-        let voluntary = g.voluntary.as_ref().map(|c| Box::new(self.expr(c, sc)));
-        if !is_list && (by.is_some() || voluntary.is_some()) {
-            self.err(
-                sc.file,
-                g.elem.span,
-                "tb::check::by_outside_list",
-                "`by` and `voluntary` belong in a list `[...]`".into(),
-                "here",
-                "write the list as `[x for r in rounds by key]` and aggregate it",
-            );
-        }
-        sc.unbind_to(mark);
-        PGen {
-            elem,
-            fors,
-            cond,
-            by,
-            voluntary,
-        }
-    }
-
-    fn metric_use(&mut self, id: MetricId, span: Span, nargs: usize, sc: &mut Scope) {
-        let (arity, group_relative, name) = {
-            let (_, m) = &self.metric_defs[id];
-            (m.params.len(), m.group_relative, m.name.name.clone())
-        };
-        if arity != nargs {
-            self.err(
-                sc.file,
-                span,
-                "tb::check::arity",
-                format!(
-                    "`{name}` takes {arity} argument{}, not {nargs}",
-                    if arity == 1 { "" } else { "s" }
-                ),
-                "wrong number of arguments",
-                "give one value for each parameter in the metric's definition",
-            );
-        }
-        if group_relative {
-            sc.uses_group = true;
-            if sc.ctx == Ctx::Metric {
-                self.err(
-                    sc.file,
-                    span,
-                    "tb::check::group_in_metric",
-                    format!("metric uses `{name}`, a criterion computed among the tied group"),
-                    "group-relative",
-                    "declare the using definition as a `criterion`, or use it directly as a step",
-                );
-            }
-        }
-        if let Some(cur) = sc.current {
-            self.deps[cur].push((id, span));
-        }
-    }
-
-    fn var(&mut self, name: &str, span: Span, sc: &mut Scope) -> PKind {
-        if let Some(slot) = sc.lookup(name) {
-            return PKind::Local(slot);
-        }
-        if let Some(&i) = self.param_ix.get(name) {
-            return PKind::Param(i);
-        }
-        if let Some(&id) = self.metric_ix.get(name) {
-            self.metric_use(id, span, 0, sc);
-            return PKind::Metric(id, None, Vec::new());
-        }
-        if name == "undefined" {
-            // No value, as `x / 0` gives: e.g. a rating tie-break dropped
-            // when unrated players are present (FIDE Art. 10).
-            let one = self.pe(PKind::Num(Num::ONE), span, sc.file);
-            let zero = self.pe(PKind::Num(Num::ZERO), span, sc.file);
-            return PKind::Binary(BinOp::Div, Box::new(one), Box::new(zero));
-        }
-        let builtin = match name {
-            "me" => Some(Builtin::Me),
-            "rounds" => Some(Builtin::Rounds),
-            "sessions" => Some(Builtin::Sessions),
-            "group" => Some(Builtin::Group),
-            "others" => Some(Builtin::Others),
-            "event" => Some(Builtin::Event),
-            _ => None,
-        };
-        let self_field = match name {
-            "score" | "rating" | "rated" | "id" | "withdrawn" => BuiltinField::by_name(name),
-            _ => None,
-        };
-        let needs_me = !matches!(
-            builtin,
-            Some(Builtin::Group) | Some(Builtin::Others) | Some(Builtin::Event)
-        );
-        if builtin.is_some() || self_field.is_some() {
-            if matches!(builtin, Some(Builtin::Group) | Some(Builtin::Others)) {
-                sc.uses_group = true;
-                if sc.ctx == Ctx::Metric {
-                    self.err(
-                        sc.file,
-                        span,
-                        "tb::check::group_in_metric",
-                        format!("`{name}` is only known among a tied group"),
-                        "group-relative",
-                        "declare this definition with `criterion` instead of `metric`",
-                    );
-                }
-            }
-            if needs_me && sc.ctx == Ctx::Condition {
-                self.err(
-                    sc.file,
-                    span,
-                    "tb::check::me_in_condition",
-                    format!("a step's `when` condition is about the whole group; `{name}` is about one participant"),
-                    "per-participant",
-                    "write the condition over the group, e.g. `all(t.rated for t in group)`",
-                );
-            }
-            if let Some(b) = builtin {
-                return PKind::Builtin(b);
-            }
-            return PKind::Field(
-                Box::new(self.pe(PKind::Builtin(Builtin::Me), span, sc.file)),
-                Field {
-                    name: Arc::from(name),
-                    builtin: self_field,
-                },
-            );
-        }
-        let help = self.suggest(name, "a metric, parameter or variable");
-        self.err(
-            sc.file,
-            span,
-            "tb::check::unknown_metric",
-            format!("unknown name `{name}`"),
-            "not defined",
-            &help,
-        );
-        PKind::Bool(false)
-    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ctx {
-    Metric,
-    Criterion,
-    Step,
-    Condition,
-}
-
-struct Scope {
-    file: FileId,
-    ctx: Ctx,
-    current: Option<MetricId>,
-    locals: Vec<(String, usize)>,
-    max_slots: usize,
-    uses_group: bool,
-}
-
-impl Scope {
-    fn new(file: FileId, ctx: Ctx, current: Option<MetricId>) -> Scope {
-        Scope {
-            file,
-            ctx,
-            current,
-            locals: Vec::new(),
-            max_slots: 0,
-            uses_group: false,
-        }
-    }
-    fn bind(&mut self, name: &str) -> usize {
-        let slot = self.locals.len();
-        self.locals.push((name.to_string(), slot));
-        self.max_slots = self.max_slots.max(slot + 1);
-        slot
-    }
-    fn unbind_to(&mut self, mark: usize) {
-        self.locals.truncate(mark);
-    }
-    fn lookup(&self, name: &str) -> Option<usize> {
-        self.locals
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
-    }
-}
-
-/// Evaluate a constant parameter expression (numbers, signs, + - * /).
+/// Evaluate a constant parameter expression (numbers, signs, + - * / %).
 fn const_eval(e: &ast::Expr) -> Option<Num> {
     match &e.kind {
         ExprKind::Num(n) => Some(*n),
@@ -1201,6 +823,7 @@ fn const_eval(e: &ast::Expr) -> Option<Num> {
                 ast::BinOp::Sub => a.sub(b).ok(),
                 ast::BinOp::Mul => a.mul(b).ok(),
                 ast::BinOp::Div => a.div(b).ok(),
+                ast::BinOp::Rem => a.rem(b).ok(),
                 _ => None,
             }
         }

@@ -1069,6 +1069,7 @@ impl<'a> Evaluator<'a> {
                     BinOp::Add => x.add(y),
                     BinOp::Sub => x.sub(y),
                     BinOp::Mul => x.mul(y),
+                    BinOp::Rem => x.rem(y),
                     _ => x.div(y),
                 };
                 self.arith(e, r)

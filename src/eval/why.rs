@@ -133,7 +133,7 @@ impl Evaluator<'_> {
                 }
                 Some(self.missing_field(&b, f.builtin, &f.name))
             }
-            PKind::Binary(BinOp::Div, a, b) => {
+            PKind::Binary(BinOp::Div | BinOp::Rem, a, b) => {
                 let y = self.eval(b, env).ok()?;
                 match y {
                     Value::Num(n) if n == Num::ZERO => Some(if is_zero_literal(b) {

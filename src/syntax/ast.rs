@@ -286,6 +286,10 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident, Option<Vec<Expr>>),
     /// `name(args)`.
     Call(Ident, Vec<Expr>),
+    /// `name: value`: an argument given by its parameter's name. Only in
+    /// the arguments of a call (`f(a: 1)`, `x.f(a: 1)`); the checker puts
+    /// it in its parameter's place, so later stages never see it.
+    Named(Ident, Box<Expr>),
     /// `name(elem for x in xs where cond)`.
     Aggregate(Ident, Generator),
     /// `[elem for x in xs where cond by key voluntary cond]`.
@@ -353,4 +357,6 @@ pub enum BinOp {
     Mul,
     /// `/`.
     Div,
+    /// `%`: remainder of floored division, `a - b * floor(a / b)`.
+    Rem,
 }

@@ -64,7 +64,7 @@ pub fn edition_for(event: &Event) -> (Edition, String) {
 pub fn ruleset(chain: &Chain, overrides: &[(String, Num)]) -> Result<Ruleset, Diag> {
     crate::check::check(
         Source::new("<descriptors>", chain.ruleset_text()),
-        &crate::check::StdResolver,
+        &crate::shipped::Shipped,
         overrides,
     )
 }

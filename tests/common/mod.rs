@@ -170,19 +170,19 @@ impl Ev {
 
 /// Check a shipped ruleset by name.
 pub fn shipped(name: &str) -> Ruleset {
-    let src = tb::check::load_root(name).unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::check::check(src, &tb::check::StdResolver, &[]).unwrap_or_else(|d| panic!("{}", d.plain()))
+    let src = crate::files::load_root(name).unwrap_or_else(|d| panic!("{}", d.plain()));
+    tb::check::check(src, &tb::shipped::Shipped, &[]).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
 /// Check an inline ruleset (it may import shipped libraries).
 pub fn inline(text: &str) -> Ruleset {
-    tb::check::check(Source::new("inline.tb", text), &tb::check::StdResolver, &[])
+    tb::check::check(Source::new("inline.tb", text), &tb::shipped::Shipped, &[])
         .unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
 /// Check an inline ruleset expecting errors; returns their codes.
 pub fn inline_errors(text: &str) -> Vec<&'static str> {
-    match tb::check::check(Source::new("inline.tb", text), &tb::check::StdResolver, &[]) {
+    match tb::check::check(Source::new("inline.tb", text), &tb::shipped::Shipped, &[]) {
         Ok(_) => Vec::new(),
         Err(d) => {
             if d.related.is_empty() {
@@ -245,8 +245,8 @@ pub fn ahead(ev: &Event, st: &Standings, a: &str, b: &str) -> bool {
 pub fn shipped_rulesets() -> Vec<(String, Ruleset)> {
     let mut out = Vec::new();
     for (name, ..) in tb::shipped::list() {
-        let root = tb::check::load_root(name).expect("shipped");
-        let rs = tb::check::check(root, &tb::check::StdResolver, &[]).expect("checks");
+        let root = crate::files::load_root(name).expect("shipped");
+        let rs = tb::check::check(root, &tb::shipped::Shipped, &[]).expect("checks");
         out.push((name.to_string(), rs));
     }
     out

@@ -164,7 +164,7 @@ fn library(edition: u32, probe: &str, params: &[(&str, i64)]) -> Ruleset {
         .collect();
     tb::check::check(
         Source::new("probe.tb", text),
-        &tb::check::StdResolver,
+        &tb::shipped::Shipped,
         &overrides,
     )
     .unwrap_or_else(|d| panic!("{}", d.plain()))

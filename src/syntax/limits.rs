@@ -1,0 +1,254 @@
+//! Limits on ruleset text and on the trees built from it: size, nesting,
+//! prefix runs, expression depth and loops, checked before and after pest
+//! parses, so that no input makes the parser, checker or evaluator recurse
+//! too deep.
+
+use crate::diag::{Diag, Source, Span};
+use crate::syntax::ast::*;
+
+/// Largest ruleset file accepted.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+/// Deepest nesting of brackets and `if`s accepted (the parser recurses on them).
+pub const MAX_NESTING: usize = 48;
+/// Deepest expression tree accepted (the checker and evaluator recurse on it):
+/// operators, `.field` accesses, calls and `if`s all add a level.
+pub const MAX_EXPR_DEPTH: usize = 100;
+/// Longest run of prefix operators (`- - x`, `not not c`) accepted.
+pub const MAX_PREFIX_RUN: usize = 16;
+/// Most `for` clauses in one aggregate or list (loops nest and multiply).
+pub const MAX_LOOPS: usize = 8;
+
+/// Reject input the recursive parser should not see: too large, too deep.
+pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
+    if src.text.len() > MAX_FILE_BYTES {
+        return Err(Diag::error(
+            "tb::parse::too_large",
+            format!(
+                "ruleset file is {} bytes; the limit is {MAX_FILE_BYTES}",
+                src.text.len()
+            ),
+        )
+        .in_source(src)
+        .with_help("split it into libraries with `import`"));
+    }
+    // Brackets and `if`s nest in the grammar, and a run of prefix operators
+    // recurses in the Pratt parser: bound them before pest sees the text.
+    // An `if` nests everything after it up to the end of its expression, so
+    // `ifs[k]` counts the `if`s open at bracket level k until the bracket
+    // closes or a word or comma ends the expression.
+    let too_deep = |at: usize, what: String, help: &str| {
+        Diag::error("tb::parse::too_deep", what)
+            .at(src, Span::new(at, at + 1), "too deep here")
+            .with_help(help.to_string())
+    };
+    let mut ifs: Vec<usize> = vec![0];
+    let mut open_ifs = 0usize;
+    let mut prefix_run = 0usize;
+    let mut in_str = false;
+    let mut in_comment = false;
+    let text = &*src.text;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_comment {
+            in_comment = c != b'\n';
+            i += 1;
+            continue;
+        }
+        if in_str {
+            match c {
+                b'\\' => i += 1,
+                b'"' | b'\n' => in_str = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' => {
+                in_str = true;
+                prefix_run = 0;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+            b'(' | b'[' | b'{' => {
+                ifs.push(0);
+                prefix_run = 0;
+                if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                    return Err(too_deep(
+                        i,
+                        format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                        "name an inner part as its own metric",
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => {
+                if ifs.len() > 1 {
+                    open_ifs -= ifs.pop().unwrap_or(0);
+                }
+                prefix_run = 0;
+            }
+            b',' => {
+                let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
+                open_ifs -= top;
+                prefix_run = 0;
+            }
+            b'-' => {
+                prefix_run += 1;
+                if prefix_run > MAX_PREFIX_RUN {
+                    return Err(too_deep(
+                        i,
+                        format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
+                        "remove the repeated signs; `- - x` is `x`",
+                    ));
+                }
+            }
+            c if c.is_ascii_alphabetic() || c == b'_' => {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                match &text[start..i] {
+                    "if" => {
+                        prefix_run = 0;
+                        if let Some(top) = ifs.last_mut() {
+                            *top += 1;
+                        }
+                        open_ifs += 1;
+                        if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                            return Err(too_deep(
+                                start,
+                                format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                                "name an inner part as its own metric, or break the chain of `else if`s",
+                            ));
+                        }
+                    }
+                    "not" => {
+                        prefix_run += 1;
+                        if prefix_run > MAX_PREFIX_RUN {
+                            return Err(too_deep(
+                                start,
+                                format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
+                                "remove the repeated operators; `not not c` is `c`",
+                            ));
+                        }
+                    }
+                    word => {
+                        prefix_run = 0;
+                        // Words that end an expression close the `if`s in it.
+                        if matches!(
+                            word,
+                            "metric"
+                                | "criterion"
+                                | "param"
+                                | "set"
+                                | "procedure"
+                                | "step"
+                                | "standings"
+                                | "reads"
+                                | "import"
+                                | "title"
+                                | "source"
+                                | "edition"
+                                | "when"
+                                | "desc"
+                                | "asc"
+                                | "cite"
+                                | "as"
+                                | "decimals"
+                                | "select"
+                                | "otherwise"
+                                | "for"
+                                | "where"
+                                | "by"
+                                | "voluntary"
+                        ) {
+                            let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
+                            open_ifs -= top;
+                        }
+                    }
+                }
+                continue;
+            }
+            c if !c.is_ascii_whitespace() => prefix_run = 0,
+            _ => {}
+        }
+        i += 1;
+    }
+    // Long operator chains also recurse in the Pratt parser.
+    let tokens = src.text.split_whitespace().count();
+    if tokens > 200_000 {
+        return Err(
+            Diag::error("tb::parse::too_large", "ruleset has too many tokens").in_source(src),
+        );
+    }
+    Ok(())
+}
+
+/// Refuse expression trees deeper than [`MAX_EXPR_DEPTH`] (walked with an
+/// explicit stack: the tree may be deeper than is safe to recurse on).
+pub(super) fn check_depth(items: &[Item], src: &Source) -> Result<(), Diag> {
+    let mut stack: Vec<(&Expr, usize)> = Vec::new();
+    for it in items {
+        match it {
+            Item::Param(_, e) | Item::Set(_, e) => stack.push((e, 1)),
+            Item::Metric(m) => stack.push((&m.body, 1)),
+            Item::Procedure(p) => {
+                for s in &p.steps {
+                    stack.push((&s.expr, 1));
+                    if let Some(w) = &s.when {
+                        stack.push((w, 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    while let Some((e, d)) = stack.pop() {
+        if d > MAX_EXPR_DEPTH {
+            return Err(Diag::error(
+                "tb::parse::too_deep",
+                format!("an expression nests more than {MAX_EXPR_DEPTH} levels deep"),
+            )
+            .at(src, e.span, "too deep here")
+            .with_help("split the expression into metrics of its own and combine them"));
+        }
+        match &e.kind {
+            ExprKind::Num(_)
+            | ExprKind::Str(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Infinity
+            | ExprKind::Var(_) => {}
+            ExprKind::Field(b, _, args) => {
+                stack.push((b, d + 1));
+                for a in args.iter().flatten() {
+                    stack.push((a, d + 1));
+                }
+            }
+            ExprKind::Call(_, args) => stack.extend(args.iter().map(|a| (a, d + 1))),
+            ExprKind::Aggregate(_, g) | ExprKind::List(g) => {
+                stack.push((&g.elem, d + 1));
+                stack.extend(g.fors.iter().map(|(_, c)| (c, d + 1)));
+                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
+                    stack.push((x, d + 1));
+                }
+            }
+            ExprKind::If(a, b, c) => {
+                stack.extend([(&**a, d + 1), (&**b, d + 1), (&**c, d + 1)]);
+            }
+            ExprKind::Unary(_, x) | ExprKind::Named(_, x) => stack.push((x, d + 1)),
+            ExprKind::Binary(_, a, b) => stack.extend([(&**a, d + 1), (&**b, d + 1)]),
+        }
+    }
+    Ok(())
+}
+
+/// A chain of operators too long for the checker and evaluator to recurse on.
+pub(super) fn chain_too_deep(src: &Source, span: Span) -> Diag {
+    Diag::error(
+        "tb::parse::too_deep",
+        format!("an expression nests more than {MAX_EXPR_DEPTH} operators deep"),
+    )
+    .at(src, span, "too deep here")
+    .with_help("split the expression into metrics of its own and combine them")
+}
