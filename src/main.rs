@@ -354,10 +354,6 @@ struct Prepared {
     event: tb::model::Event,
     meta: Meta,
     data: String,
-    /// Direct Encounter labels of a FIDE chain (printed as FIDE places).
-    de_labels: Vec<String>,
-    /// The procedure that ranks the event.
-    procedure: String,
     /// `--threads`.
     threads: Option<usize>,
     /// `--strict`.
@@ -377,13 +373,8 @@ impl Prepared {
                 ..Default::default()
             },
         )?;
-        if !self.de_labels.is_empty() {
-            tb::syntax::descriptors::direct_encounter_places(
-                &mut st,
-                &self.procedure,
-                &self.de_labels,
-            );
-        }
+        // Columns the ruleset prints as places in the tied group.
+        tb::rank::places::apply(&mut st, &self.rs);
         warnings(&undefined_warnings(&st, &self.event), self.strict, style)?;
         Ok(st)
     }
@@ -491,27 +482,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 )
                 .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
             }
-            // FIDE rulesets print Direct Encounter (a step repeated among
-            // sub-ties) as FIDE does: places in the tied group.
-            let fide = rs
-                .params
-                .iter()
-                .any(|p| p.name == tb::syntax::descriptors::EDITION_PARAM);
-            let (de_labels, procedure) = match rs.standings {
-                Some(main) if fide => (
-                    rs.procs[main]
-                        .steps
-                        .iter()
-                        .filter(|s| {
-                            s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat)
-                                || tb::syntax::descriptors::is_team_place_label(&s.label)
-                        })
-                        .map(|s| s.label.clone())
-                        .collect(),
-                    rs.procs[main].name.clone(),
-                ),
-                _ => (Vec::new(), String::new()),
-            };
             check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
@@ -521,8 +491,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     notes,
                 },
                 data,
-                de_labels,
-                procedure,
                 threads: a.threads.map(usize::from),
                 strict: a.strict,
             })
@@ -567,8 +535,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     notes,
                 },
                 data,
-                de_labels: chain.direct_encounter_labels(),
-                procedure: tb::syntax::descriptors::PROCEDURE.to_string(),
                 threads: a.threads.map(usize::from),
                 strict: a.strict,
             })

@@ -662,6 +662,7 @@ impl Checker {
                     group_relative,
                     file: fid,
                     span: s.span,
+                    places: s.places,
                 });
             }
             let (end, end_cite) = match &p.end {

@@ -148,6 +148,9 @@ pub struct PStep {
     pub file: FileId,
     /// Span.
     pub span: Span,
+    /// Written `places`: the column prints places in the tied group
+    /// (`rank::places`).
+    pub places: bool,
 }
 
 /// Hand-off of sub-ties, resolved.

@@ -161,6 +161,8 @@ pub struct Step {
     pub doc: String,
     /// The whole step.
     pub span: Span,
+    /// Written `places`: printed as places in the tied group.
+    pub places: bool,
 }
 
 /// Which way is better.

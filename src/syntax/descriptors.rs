@@ -17,12 +17,9 @@
 //! (reverse the order).
 
 use crate::diag::{Diag, Source, Span};
-use crate::eval::Value;
 use crate::model::Event;
 use crate::num::Num;
 use crate::plan::Ruleset;
-use crate::rank::{Outcome, Standings};
-use std::collections::HashMap;
 
 /// The procedure a descriptor chain's ruleset ranks with.
 pub const PROCEDURE: &str = "descriptors";
@@ -642,16 +639,6 @@ impl Chain {
         }
     }
 
-    /// Labels of the Direct Encounter steps (their printed values are
-    /// places in the tied group, see [`direct_encounter_places`]).
-    pub fn direct_encounter_labels(&self) -> Vec<String> {
-        self.descriptors
-            .iter()
-            .filter(|d| d.code.is_place())
-            .map(|d| d.text.clone())
-            .collect()
-    }
-
     /// The chain as a ruleset over `fide/lib`.
     pub fn ruleset_text(&self) -> String {
         let list: Vec<&str> = self.descriptors.iter().map(|d| d.text.as_str()).collect();
@@ -759,11 +746,16 @@ impl Chain {
                     d.text.replace('\n', " ")
                 ));
                 s.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}){dir} then {name} as {label} cite {cite}\n"
+                    "    step team_direct_encounter(false, {p}){dir} then {name} places as {label} cite {cite}\n"
                 ));
                 return s;
             }
             let then = if repeat { " then repeat" } else { "" };
+            let then = if d.code.is_place() {
+                format!("{then} places")
+            } else {
+                then.to_string()
+            };
             let when = if d.code == Code::Bc {
                 " when all(q.game_points == t.game_points for q in group for t in group)"
             } else {
@@ -931,163 +923,6 @@ fn step_expr(d: &Descriptor) -> (String, bool, bool) {
         Code::Std => ("standard_points".into(), false, false),
         Code::Tpn => ("pairing_number".into(), true, false),
         Code::Rtng => ("own_rating".into(), false, false),
-    }
-}
-
-/// FIDE prints Direct Encounter as a place: for each group of participants
-/// tied when DE is reached, 1, 2, ... for their places in the separate
-/// standings after every re-application (6.2, 6.3), shared places equal,
-/// and 0 for everyone when DE separates nobody, or for a participant not
-/// tied at that point. This rewrites the DE columns of `st` (labelled
-/// `labels`, from procedure `procedure`) that way, from the trace; the
-/// ranking itself is unchanged.
-pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[String]) {
-    for label in labels {
-        if is_team_place_label(label) {
-            team_places(st, label);
-            continue;
-        }
-        let Some(ci) = st.columns.iter().position(|c| &c.label == label) else {
-            continue;
-        };
-        st.columns[ci].places = true;
-        // Every application of the step, by its group.
-        let mut by_group: HashMap<Vec<usize>, usize> = HashMap::new();
-        let mut repeated: Vec<Vec<usize>> = Vec::new();
-        for (i, t) in st.trace.iter().enumerate() {
-            if t.procedure != procedure || &t.criterion != label {
-                continue;
-            }
-            by_group.entry(t.group.clone()).or_insert(i);
-            for (g, what) in &t.handoffs {
-                if what == "repeat this step" {
-                    repeated.push(g.clone());
-                }
-            }
-        }
-        let mut place: HashMap<usize, i64> = HashMap::new();
-        let mut tops: Vec<usize> = by_group
-            .iter()
-            .filter(|(g, _)| !repeated.contains(g))
-            .map(|(_, &i)| i)
-            .collect();
-        tops.sort_unstable();
-        for i in tops {
-            let mut leaves = Vec::new();
-            leaves_of(st, &by_group, &repeated, &st.trace[i].group, &mut leaves, 0);
-            if leaves.len() < 2 {
-                continue;
-            }
-            let mut before = 0i64;
-            for leaf in leaves {
-                for &p in &leaf {
-                    place.insert(p, before + 1);
-                }
-                before += leaf.len() as i64;
-            }
-        }
-        for row in &mut st.rows {
-            let v = place.get(&row.pid).copied().unwrap_or(0);
-            if let Some(cell) = row.values.get_mut(ci) {
-                *cell = Value::Num(Num::int(v));
-            }
-        }
-    }
-}
-
-/// Whether a label is a team code printed as a place (EDE and its named
-/// chains, TBR, BBE); a shipped FIDE team ruleset's EDE step (`EDEBT`,
-/// `EDET/P`) prints so too.
-pub fn is_team_place_label(label: &str) -> bool {
-    let head = label
-        .split(['/', ':'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_uppercase();
-    matches!(
-        head.as_str(),
-        "EDE" | "EDEC" | "EDET" | "EDEB" | "EDEBT" | "EDEBB" | "TBR" | "BBE"
-    )
-}
-
-/// FIDE prints EDE, TBR and BBE as places, like DE: for each group tied when
-/// the code is reached, 1 + the number of its members the code (every step
-/// labelled `label`, in any procedure: EDE's restarts, 13.3.3) put ahead;
-/// 0 for everyone when it separated nobody, and for a team not tied there.
-fn team_places(st: &mut Standings, label: &str) {
-    let Some(ci) = st.columns.iter().position(|c| c.label == label) else {
-        return;
-    };
-    st.columns[ci].places = true;
-    let steps: Vec<&crate::rank::TraceStep> =
-        st.trace.iter().filter(|t| t.criterion == label).collect();
-    // The groups that reached the code: not inside another such group.
-    let mut groups: Vec<&Vec<usize>> = steps.iter().map(|t| &t.group).collect();
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let mut entry: Vec<&Vec<usize>> = Vec::new();
-    for g in groups {
-        if !entry.iter().any(|e| g.iter().all(|p| e.contains(p))) {
-            entry.push(g);
-        }
-    }
-    let mut ahead: HashMap<usize, usize> = HashMap::new();
-    let mut split: HashMap<usize, bool> = HashMap::new();
-    for t in &steps {
-        if let Outcome::Split(parts) = &t.outcome {
-            let mut before = 0usize;
-            for part in parts {
-                for &p in part {
-                    *ahead.entry(p).or_default() += before;
-                }
-                before += part.len();
-            }
-            for &p in &t.group {
-                split.insert(p, true);
-            }
-        }
-    }
-    let mut place: HashMap<usize, i64> = HashMap::new();
-    for g in entry {
-        if g.len() < 2 || !g.iter().any(|p| split.contains_key(p)) {
-            continue;
-        }
-        for &p in g {
-            place.insert(p, 1 + ahead.get(&p).copied().unwrap_or(0) as i64);
-        }
-    }
-    for row in &mut st.rows {
-        let v = place.get(&row.pid).copied().unwrap_or(0);
-        if let Some(cell) = row.values.get_mut(ci) {
-            *cell = Value::Num(Num::int(v));
-        }
-    }
-}
-
-/// The final sub-groups of `group` after the step and its repeats, best first.
-fn leaves_of(
-    st: &Standings,
-    by_group: &HashMap<Vec<usize>, usize>,
-    repeated: &[Vec<usize>],
-    group: &[usize],
-    out: &mut Vec<Vec<usize>>,
-    depth: usize,
-) {
-    let Some(&i) = by_group.get(group) else {
-        out.push(group.to_vec());
-        return;
-    };
-    match &st.trace[i].outcome {
-        Outcome::Split(parts) if depth < 10_000 => {
-            for part in parts {
-                if part.len() > 1 && repeated.iter().any(|g| g == part) {
-                    leaves_of(st, by_group, repeated, part, out, depth + 1);
-                } else {
-                    out.push(part.clone());
-                }
-            }
-        }
-        _ => out.push(group.to_vec()),
     }
 }
 

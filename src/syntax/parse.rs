@@ -630,10 +630,12 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
         cite: None,
         doc,
         span: sp,
+        places: false,
     };
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::kw_step => {}
+            Rule::places => st.places = true,
             Rule::expr => e = Some(expr(c, src)?),
             Rule::direction => {
                 let at = span_of(&c);
