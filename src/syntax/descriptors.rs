@@ -21,39 +21,32 @@ use crate::model::Event;
 use crate::num::Num;
 use crate::plan::Ruleset;
 
+/// The library a chain of individual codes imports.
+const LIBRARY: &str = "fide/lib";
+
 /// The procedure a descriptor chain's ruleset ranks with.
 pub const PROCEDURE: &str = "descriptors";
 
-/// The FIDE library's parameter that selects the edition (`fide/unplayed`).
-pub const EDITION_PARAM: &str = "fide_edition";
-
-/// The edition for an event when none is chosen explicitly, and why: by
-/// the start date in the data (before 1 March 2026: 2024), else 2026, the
-/// edition in force.
+/// The edition for an event when none is chosen explicitly, and why: the
+/// one in force on the event's start date, by the editions the library the
+/// chains import declares (`editions` in `fide/unplayed`).
 pub fn edition_for(event: &Event) -> (Edition, String) {
-    match event.start_date.as_deref() {
-        Some(d) => match Edition::for_date(d) {
-            Some(e) => (
-                e,
-                format!(
-                    "the event starts on {d}, {} 2026-03-01",
-                    if e == Edition::E2024 {
-                        "before"
-                    } else {
-                        "on or after"
-                    }
-                ),
-            ),
-            None => (
-                Edition::E2026,
-                format!("the start date `{d}` cannot be read; the edition in force is used"),
-            ),
-        },
-        None => (
-            Edition::E2026,
-            "the data gives no start date; the edition in force is used".into(),
-        ),
-    }
+    static EDITIONS: std::sync::OnceLock<Option<crate::plan::Editions>> =
+        std::sync::OnceLock::new();
+    let declared = EDITIONS.get_or_init(|| {
+        let src = Source::new("<descriptors>", format!("import \"{LIBRARY}\"\n"));
+        crate::check::check(src, &crate::check::StdResolver, &[])
+            .ok()
+            .and_then(|rs| rs.editions)
+    });
+    let (year, why) = match declared {
+        Some(e) => e.for_date(event.start_date.as_deref()),
+        None => (0, String::new()),
+    };
+    (
+        Edition::parse(&year.to_string()).unwrap_or(Edition::E2026),
+        why,
+    )
 }
 
 /// Check the ruleset of a chain (it imports the shipped `fide/lib`).
@@ -90,34 +83,6 @@ impl Edition {
             "2026" => Some(Edition::E2026),
             _ => None,
         }
-    }
-    /// The edition in force on a start date (`YYYY/MM/DD`, `YYYY-MM-DD`,
-    /// `YYYY.MM.DD` or `DD.MM.YYYY`): 2026 from 1 March 2026, else 2024.
-    /// None when the date cannot be read.
-    pub fn for_date(date: &str) -> Option<Edition> {
-        let parts: Vec<&str> = date.trim().split(['/', '-', '.']).map(str::trim).collect();
-        if parts.len() < 3 {
-            return None;
-        }
-        let nums: Vec<u32> = parts[..3]
-            .iter()
-            .map(|p| p.parse::<u32>().ok())
-            .collect::<Option<Vec<_>>>()?;
-        let (y, m, d) = if parts[0].len() == 4 {
-            (nums[0], nums[1], nums[2])
-        } else if parts[2].len() == 4 {
-            (nums[2], nums[1], nums[0])
-        } else {
-            return None;
-        };
-        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-            return None;
-        }
-        Some(if (y, m, d) >= (2026, 3, 1) {
-            Edition::E2026
-        } else {
-            Edition::E2024
-        })
     }
 }
 
@@ -666,7 +631,7 @@ impl Chain {
         } else {
             s.push_str("import \"fide/lib\"\n");
         }
-        s.push_str(&format!("set fide_edition = {}\n\n", self.edition.year()));
+        s.push('\n');
         let mut procs = Vec::new();
         let mut main = String::new();
         if !self
@@ -1029,10 +994,18 @@ mod tests {
 
     #[test]
     fn editions_by_date() {
-        assert_eq!(Edition::for_date("2026/02/28"), Some(Edition::E2024));
-        assert_eq!(Edition::for_date("2026-03-01"), Some(Edition::E2026));
-        assert_eq!(Edition::for_date("01.03.2026"), Some(Edition::E2026));
-        assert_eq!(Edition::for_date("2024/08/01"), Some(Edition::E2024));
-        assert_eq!(Edition::for_date("soon"), None);
+        let src = Source::new("t", format!("import \"{LIBRARY}\"\n"));
+        let rs = crate::check::check(src, &crate::check::StdResolver, &[]).expect("library");
+        let editions = rs.editions.expect("fide/lib declares its editions");
+        let ev = |d: Option<&str>| {
+            let y = editions.for_date(d).0;
+            Edition::parse(&y.to_string()).expect("an edition")
+        };
+        assert_eq!(ev(Some("2026/02/28")), Edition::E2024);
+        assert_eq!(ev(Some("2026-03-01")), Edition::E2026);
+        assert_eq!(ev(Some("01.03.2026")), Edition::E2026);
+        assert_eq!(ev(Some("2024/08/01")), Edition::E2024);
+        assert_eq!(ev(Some("soon")), Edition::E2026);
+        assert_eq!(ev(None), Edition::E2026);
     }
 }
