@@ -165,13 +165,18 @@ impl std::fmt::Display for HandOff {
 /// A hand-off equals the text `tb explain` prints for it.
 impl PartialEq<str> for HandOff {
     fn eq(&self, other: &str) -> bool {
-        self.to_string() == other
+        match self {
+            HandOff::Continue => other == "continue",
+            HandOff::Repeat => other == "repeat this step",
+            HandOff::Restart(p) => other.strip_prefix("restart ") == Some(p.as_str()),
+            HandOff::Procedure(p) => other.strip_prefix("procedure ") == Some(p.as_str()),
+        }
     }
 }
 
 impl PartialEq<&str> for HandOff {
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        self == *other
     }
 }
 
