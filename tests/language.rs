@@ -596,13 +596,9 @@ fn editions_and_places() {
     assert_eq!(eds.for_date(Some("01.02.2031")).0, 3);
     assert_eq!(eds.for_date(None).0, 3);
     let d = check(&format!("edition \"4\"\n{lib}")).expect_err("unknown edition");
-    let codes: Vec<&str> = d.related.iter().map(|r| r.code).collect();
-    assert_eq!(codes, ["tb::check::unknown_edition"]);
-    assert!(d.related[0]
-        .help
-        .as_deref()
-        .unwrap_or("")
-        .contains("1, 2, 3"));
+    let one = d.related.first().unwrap_or(&d);
+    assert_eq!(one.code, "tb::check::unknown_edition");
+    assert!(one.help.as_deref().unwrap_or("").contains("1, 2, 3"));
     // The shipped FIDE rulesets fix their edition with the header alone.
     for (name, year) in [("fide/swiss-2024", 2024), ("fide/round-robin-2026", 2026)] {
         let rs = tb::check::check(
