@@ -356,10 +356,6 @@ struct Prepared {
     event: tb::model::Event,
     meta: Meta,
     data: String,
-    /// Direct Encounter labels of a FIDE chain (printed as FIDE places).
-    de_labels: Vec<String>,
-    /// The procedure that ranks the event.
-    procedure: String,
     /// `--threads`.
     threads: Option<usize>,
     /// `--strict`.
@@ -379,13 +375,8 @@ impl Prepared {
                 ..Default::default()
             },
         )?;
-        if !self.de_labels.is_empty() {
-            tb::syntax::descriptors::direct_encounter_places(
-                &mut st,
-                &self.procedure,
-                &self.de_labels,
-            );
-        }
+        // Columns the ruleset prints as places in the tied group.
+        tb::rank::places::apply(&mut st, &self.rs);
         warnings(&undefined_warnings(&st, &self.event), self.strict, style)?;
         Ok(st)
     }
@@ -461,59 +452,36 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     match ruleset {
         Some(name) => {
             let mut rs = load_ruleset(&name, &a.params)?;
-            if let Some(i) = rs
-                .params
-                .iter()
-                .position(|p| p.name == tb::syntax::descriptors::EDITION_PARAM)
-            {
-                let set_by_user = overrides
-                    .iter()
-                    .any(|(k, _)| k == tb::syntax::descriptors::EDITION_PARAM);
-                let (ed, why) = match (explicit, &rs.edition) {
+            // A ruleset that declares its regulation's editions takes
+            // `--edition`, else its own `edition`, else the one in force on
+            // the event's start date.
+            if let Some(eds) = rs.editions.clone() {
+                let i = rs.params.iter().position(|p| p.name == eds.param);
+                let set_by_user = overrides.iter().any(|(k, _)| k == &eds.param);
+                let (year, why) = match (explicit, &rs.edition) {
                     (Some(e), Some(own)) if own != &e.year().to_string() => (
-                        Some(e),
+                        Some(e.year()),
                         format!("--edition, instead of the ruleset's {own}"),
                     ),
-                    (Some(e), _) => (Some(e), "--edition".to_string()),
+                    (Some(e), _) => (Some(e.year()), "--edition".to_string()),
                     (None, Some(_)) => (None, String::new()),
                     (None, None) if set_by_user => (None, String::new()),
                     (None, None) => {
-                        let (e, why) = tb::syntax::descriptors::edition_for(&event);
-                        (Some(e), why)
+                        let (y, why) = eds.for_date(event.start_date.as_deref());
+                        (Some(y), why)
                     }
                 };
-                if let Some(e) = ed {
-                    rs.params[i].value = Num::int(i64::from(e.year()));
-                    notes.push(format!("FIDE edition {} ({why})", e.year()));
+                if let (Some(y), Some(i)) = (year, i) {
+                    rs.params[i].value = Num::int(i64::from(y));
+                    notes.push(format!("{} {y} ({why})", eds.label));
                 }
             } else if explicit.is_some() {
                 return Err(Diag::error(
                     "tb::cli::usage",
-                    format!("--edition: {name} is not a FIDE ruleset (it has no `{}` parameter)", tb::syntax::descriptors::EDITION_PARAM),
+                    format!("--edition: {name} is not a FIDE ruleset (it has no `fide_edition` parameter)"),
                 )
                 .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
             }
-            // FIDE rulesets print Direct Encounter (a step repeated among
-            // sub-ties) as FIDE does: places in the tied group.
-            let fide = rs
-                .params
-                .iter()
-                .any(|p| p.name == tb::syntax::descriptors::EDITION_PARAM);
-            let (de_labels, procedure) = match rs.standings {
-                Some(main) if fide => (
-                    rs.procs[main]
-                        .steps
-                        .iter()
-                        .filter(|s| {
-                            s.then == tb::plan::PHandoff::Always(tb::plan::PAction::Repeat)
-                                || tb::syntax::descriptors::is_team_place_label(&s.label)
-                        })
-                        .map(|s| s.label.clone())
-                        .collect(),
-                    rs.procs[main].name.clone(),
-                ),
-                _ => (Vec::new(), String::new()),
-            };
             check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
@@ -523,8 +491,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     notes,
                 },
                 data,
-                de_labels,
-                procedure,
                 threads: a.threads.map(usize::from),
                 strict: a.strict,
             })
@@ -557,9 +523,10 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 None => tb::syntax::descriptors::edition_for(&event),
             };
             let chain = tb::syntax::descriptors::Chain::new(descriptors, edition);
-            notes.push(format!("FIDE edition {} ({why})", edition.year()));
-            notes.extend(chain.notes.iter().cloned());
             let rs = tb::syntax::descriptors::ruleset(&chain, &overrides)?;
+            let label = rs.editions.as_ref().map_or("edition", |e| e.label.as_str());
+            notes.push(format!("{label} {} ({why})", edition.year()));
+            notes.extend(chain.notes.iter().cloned());
             check_against(&mut event, &rs)?;
             Ok(Prepared {
                 rs,
@@ -569,8 +536,6 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     notes,
                 },
                 data,
-                de_labels: chain.direct_encounter_labels(),
-                procedure: tb::syntax::descriptors::PROCEDURE.to_string(),
                 threads: a.threads.map(usize::from),
                 strict: a.strict,
             })

@@ -138,11 +138,7 @@ fn compare_one(trf: &Path, json_path: &Path, tally: &mut Tally) {
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::syntax::descriptors::direct_encounter_places(
-        &mut st,
-        tb::syntax::descriptors::PROCEDURE,
-        &chain.direct_encounter_labels(),
-    );
+    tb::rank::places::apply(&mut st, &rs);
     let players = oracle["players"].as_object().unwrap();
     for row in &st.rows {
         let id = &event.participants[row.pid].id;

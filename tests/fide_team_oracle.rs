@@ -48,11 +48,7 @@ fn compare(trf: &Path, json_path: &Path) -> (usize, usize, Vec<String>) {
         tb::syntax::descriptors::ruleset(&chain, &[]).unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::syntax::descriptors::direct_encounter_places(
-        &mut st,
-        tb::syntax::descriptors::PROCEDURE,
-        &chain.direct_encounter_labels(),
-    );
+    tb::rank::places::apply(&mut st, &rs);
     let players = oracle["players"].as_object().unwrap();
     let (mut compared, mut agreed, mut failures) = (0, 0, Vec::new());
     for row in &st.rows {

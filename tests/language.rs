@@ -572,3 +572,42 @@ fn others_and_group_in_a_large_tie() {
         assert_eq!(row.values[col("met")], num("1"));
     }
 }
+
+/// `editions` declares a regulation's editions and the parameter that
+/// carries the one in use; a ruleset's `edition` header sets it (no `set`),
+/// and an edition it does not declare is refused with the list. `places`
+/// is a step option.
+#[test]
+fn editions_and_places() {
+    let check =
+        |text: &str| tb::check::check(Source::new("t.tb", text), &tb::shipped::Shipped, &[]);
+    let lib = "param ed = 1\neditions ed \"Rule book\" { 1, 2 from \"2020-01-01\", 3 from \"2030-01-01\" }\n\
+               procedure p { step score desc places otherwise shared }\nstandings p\n";
+    let rs = check(&format!("edition \"2\"\n{lib}")).expect("checks");
+    assert_eq!(
+        rs.params.iter().find(|p| p.name == "ed").unwrap().value,
+        tb::num::Num::int(2)
+    );
+    assert!(rs.procs[0].steps[0].places);
+    let eds = rs.editions.expect("declared");
+    assert_eq!(eds.label, "Rule book");
+    assert_eq!(eds.for_date(Some("2019-12-31")).0, 1);
+    assert_eq!(eds.for_date(Some("2020-01-01")).0, 2);
+    assert_eq!(eds.for_date(Some("01.02.2031")).0, 3);
+    assert_eq!(eds.for_date(None).0, 3);
+    let d = check(&format!("edition \"4\"\n{lib}")).expect_err("unknown edition");
+    let one = d.related.first().unwrap_or(&d);
+    assert_eq!(one.code, "tb::check::unknown_edition");
+    assert!(one.help.as_deref().unwrap_or("").contains("1, 2, 3"));
+    // The shipped FIDE rulesets fix their edition with the header alone.
+    for (name, year) in [("fide/swiss-2024", 2024), ("fide/round-robin-2026", 2026)] {
+        let rs = tb::check::check(
+            tb::shipped::source(name).unwrap(),
+            &tb::shipped::Shipped,
+            &[],
+        )
+        .unwrap();
+        let p = rs.params.iter().find(|p| p.name == "fide_edition").unwrap();
+        assert_eq!(p.value, tb::num::Num::int(year), "{name}");
+    }
+}

@@ -124,6 +124,9 @@ struct Checker {
     title: Option<String>,
     source_doc: Option<String>,
     edition: Option<String>,
+    /// The `editions` declaration, with the header that set it (`edition "2024"`).
+    editions: Option<ast::EditionsDecl>,
+    edition_span: Option<Span>,
     /// Each file's `sport` (the first, where a file has several).
     sports: Vec<(FileId, Sport)>,
     metric_defs: Vec<(FileId, ast::MetricDef)>,
@@ -335,17 +338,59 @@ impl Checker {
         }
     }
 
+    /// The root's `edition "2024"` sets the parameter an `editions`
+    /// declaration names, as a `set` would: one mechanism for the edition.
+    fn edition_sets(&mut self) {
+        let (Some(decl), Some(ed), Some(at)) = (&self.editions, &self.edition, self.edition_span)
+        else {
+            return;
+        };
+        match decl.list.iter().find(|(y, _)| y.to_string() == ed.trim()) {
+            Some((y, _)) => {
+                let value = ast::Expr {
+                    kind: ExprKind::Num(Num::int(i64::from(*y))),
+                    span: at,
+                };
+                let name = ast::Ident {
+                    name: decl.param.name.clone(),
+                    span: at,
+                };
+                self.sets.push((0, name, value));
+            }
+            None => {
+                let known: Vec<String> = decl.list.iter().map(|(y, _)| y.to_string()).collect();
+                let (param, known) = (decl.param.name.clone(), known.join(", "));
+                self.err(
+                    0,
+                    at,
+                    "tb::check::unknown_edition",
+                    format!("`{ed}` is not an edition `{param}` declares"),
+                    "unknown edition",
+                    &format!("the editions are {known}"),
+                );
+            }
+        }
+    }
+
     /// Gather definitions from every file; the root's headers describe the ruleset.
     fn collect(&mut self) {
         let asts = std::mem::take(&mut self.asts);
         for (fid, f) in asts.iter().enumerate() {
             for item in &f.items {
                 match item {
-                    Item::Header(k, s, _) if fid == 0 => match k {
+                    Item::Header(k, s, _sp) if fid == 0 => match k {
                         HeaderKind::Title => self.title = Some(s.clone()),
                         HeaderKind::Source => self.source_doc = Some(s.clone()),
-                        HeaderKind::Edition => self.edition = Some(s.clone()),
+                        HeaderKind::Edition => {
+                            self.edition = Some(s.clone());
+                            self.edition_span = Some(*_sp);
+                        }
                     },
+                    Item::Editions(e) => {
+                        if self.editions.is_none() {
+                            self.editions = Some(e.clone());
+                        }
+                    }
                     Item::Header(..) | Item::Import(..) => {}
                     Item::Sport(s, span) => self.sport_item(fid, s, *span),
                     Item::Param(n, e) => {
@@ -389,6 +434,7 @@ impl Checker {
             }
         }
         self.asts = asts;
+        self.edition_sets();
     }
 
     /// Record a `reads` declaration; the same value declared twice (in one
@@ -590,6 +636,7 @@ impl Checker {
                     group_relative,
                     file: fid,
                     span: s.span,
+                    places: s.places,
                 });
             }
             let (end, end_cite) = match &p.end {
@@ -801,6 +848,11 @@ impl Checker {
             title: self.title,
             source_doc: self.source_doc,
             edition: self.edition,
+            editions: self.editions.map(|e| Editions {
+                param: e.param.name,
+                label: e.label,
+                list: e.list,
+            }),
             files: self.files,
             metrics: self.metrics,
             params: self.params,

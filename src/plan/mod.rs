@@ -19,6 +19,8 @@ pub struct Ruleset {
     pub source_doc: Option<String>,
     /// `edition`.
     pub edition: Option<String>,
+    /// `editions`: the regulation's editions, where a file declares them.
+    pub editions: Option<Editions>,
     /// `sport`: the game the ruleset is for, from its own file or, where it
     /// says none, from the files it imports when they agree
     /// (`check::sport_mismatch`).
@@ -148,6 +150,81 @@ pub struct PStep {
     pub file: FileId,
     /// Span.
     pub span: Span,
+    /// Written `places`: the column prints places in the tied group
+    /// (`rank::places`).
+    pub places: bool,
+}
+
+/// The editions of a regulation (`editions` in a library): which parameter
+/// carries the one in use, and the date each came into force. Neutral data:
+/// the federation's dates are in its ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Editions {
+    /// The parameter set to the edition in use.
+    pub param: String,
+    /// What the output calls it (`FIDE edition`).
+    pub label: String,
+    /// Each edition, oldest first, with the date it came into force.
+    pub list: Vec<(u32, Option<String>)>,
+}
+
+impl Editions {
+    /// The edition in force on the start date `date`, and why: the last
+    /// whose `from` date is not after it; with no date, or one that cannot
+    /// be read, the last (the one in force).
+    pub fn for_date(&self, date: Option<&str>) -> (u32, String) {
+        let last = self.list.last().map_or(0, |e| e.0);
+        let Some(d) = date else {
+            return (
+                last,
+                "the data gives no start date; the edition in force is used".into(),
+            );
+        };
+        let Some(day) = read_date(d) else {
+            return (
+                last,
+                format!("the start date `{d}` cannot be read; the edition in force is used"),
+            );
+        };
+        let from = |i: usize| self.list[i].1.as_deref().and_then(read_date);
+        let mut chosen = 0;
+        for i in 0..self.list.len() {
+            match from(i) {
+                Some(f) if f > day => break,
+                _ => chosen = i,
+            }
+        }
+        let why = match (&self.list[chosen].1, self.list.get(chosen + 1)) {
+            (Some(f), _) => format!("the event starts on {d}, on or after {f}"),
+            (None, Some((_, Some(next)))) => format!("the event starts on {d}, before {next}"),
+            _ => format!("the event starts on {d}"),
+        };
+        (self.list[chosen].0, why)
+    }
+}
+
+/// A date (`YYYY/MM/DD`, `YYYY-MM-DD`, `YYYY.MM.DD` or `DD.MM.YYYY`) as
+/// (year, month, day); None when it cannot be read.
+pub fn read_date(date: &str) -> Option<(u32, u32, u32)> {
+    let parts: Vec<&str> = date.trim().split(['/', '-', '.']).map(str::trim).collect();
+    if parts.len() < 3 {
+        return None;
+    }
+    let nums: Vec<u32> = parts[..3]
+        .iter()
+        .map(|p| p.parse::<u32>().ok())
+        .collect::<Option<Vec<_>>>()?;
+    let (y, m, d) = if parts[0].len() == 4 {
+        (nums[0], nums[1], nums[2])
+    } else if parts[2].len() == 4 {
+        (nums[2], nums[1], nums[0])
+    } else {
+        return None;
+    };
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    Some((y, m, d))
 }
 
 /// Hand-off of sub-ties, resolved.

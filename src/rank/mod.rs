@@ -7,14 +7,33 @@
 //! step (`restart`), this step again (`repeat`), or to another procedure
 //! chosen by the sub-group's size. An explicit work stack keeps the native
 //! stack flat however many hand-offs a large tie takes.
+//!
+//! In: an [`Event`] and a checked [`Ruleset`]; out: [`Standings`] (rows in
+//! final order, the columns' values, the trace with typed hand-offs
+//! [`HandOff`], undefined values that decided places). It evaluates through
+//! `crate::eval` and may not import `render`, `load` or `syntax::descriptors`.
+//! Children: `steps` (a step's values and the split of a group), `ends`
+//! (what ends a procedure; the columns), `undefined` (undefined values and
+//! why), `places` (columns a step marks `places`, printed as places in the
+//! tied group).
 
 use crate::diag::Diag;
-use crate::eval::{compare_values, Env, EvalError, Evaluator, Value, PARALLEL_CELLS};
+use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use crate::syntax::ast::{Direction, EndKind, Select};
 use std::cmp::Ordering;
 use std::sync::Arc;
+
+mod ends;
+pub mod places;
+mod steps;
+mod undefined;
+
+pub use ends::natural_cmp;
+use ends::{columns, end};
+use steps::{split, step_error, StepValues};
+use undefined::{mark_metrics, UndefinedLog};
 
 /// Options for a ranking run.
 #[derive(Clone, Debug, Default)]
@@ -113,8 +132,52 @@ pub struct TraceStep {
     pub dir: Option<Direction>,
     /// What happened.
     pub outcome: Outcome,
-    /// Where each sub-group went ("continue", "restart", "procedure two_teams", ...).
-    pub handoffs: Vec<(Vec<Pid>, String)>,
+    /// Where each sub-group still tied went.
+    pub handoffs: Vec<(Vec<Pid>, HandOff)>,
+}
+
+/// Where a step sent a sub-group still tied (the step's `then`), as a
+/// value: readers of the trace match on it; its text (`Display`) is what
+/// `tb explain` prints.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HandOff {
+    /// On to the next step (`then continue`).
+    Continue,
+    /// Back to the first step of the procedure named (`then restart`).
+    Restart(String),
+    /// The same step again, among the sub-group (`then repeat`).
+    Repeat,
+    /// To the procedure named.
+    Procedure(String),
+}
+
+impl std::fmt::Display for HandOff {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HandOff::Continue => f.write_str("continue"),
+            HandOff::Restart(p) => write!(f, "restart {p}"),
+            HandOff::Repeat => f.write_str("repeat this step"),
+            HandOff::Procedure(p) => write!(f, "procedure {p}"),
+        }
+    }
+}
+
+/// A hand-off equals the text `tb explain` prints for it.
+impl PartialEq<str> for HandOff {
+    fn eq(&self, other: &str) -> bool {
+        match self {
+            HandOff::Continue => other == "continue",
+            HandOff::Repeat => other == "repeat this step",
+            HandOff::Restart(p) => other.strip_prefix("restart ") == Some(p.as_str()),
+            HandOff::Procedure(p) => other.strip_prefix("procedure ") == Some(p.as_str()),
+        }
+    }
+}
+
+impl PartialEq<&str> for HandOff {
+    fn eq(&self, other: &&str) -> bool {
+        self == *other
+    }
 }
 
 /// A step value that was undefined for a participant when the step was
@@ -475,7 +538,7 @@ fn standings<'a>(
                 PAction::Proc(q) if q != task.proc_id && !task.via.contains(&q) => {
                     handoffs.push((
                         task.group.clone(),
-                        format!("procedure {}", rs.procs[q].name),
+                        HandOff::Procedure(rs.procs[q].name.clone()),
                     ));
                     let mut via = task.via.clone();
                     via.push(task.proc_id);
@@ -519,19 +582,19 @@ fn standings<'a>(
             let (t, what) = match step.then.for_size(part.len()) {
                 PAction::Continue => (
                     Task::new(task.proc_id, part.clone(), task.step + 1),
-                    "continue".to_string(),
+                    HandOff::Continue,
                 ),
                 PAction::Restart => (
                     Task::new(task.proc_id, part.clone(), 0),
-                    format!("restart {}", proc_.name),
+                    HandOff::Restart(proc_.name.clone()),
                 ),
                 PAction::Repeat => (
                     Task::new(task.proc_id, part.clone(), task.step),
-                    "repeat this step".to_string(),
+                    HandOff::Repeat,
                 ),
                 PAction::Proc(q) => (
                     Task::new(q, part.clone(), 0),
-                    format!("procedure {}", rs.procs[q].name),
+                    HandOff::Procedure(rs.procs[q].name.clone()),
                 ),
             };
             handoffs.push((part.clone(), what));
@@ -607,19 +670,10 @@ fn standings<'a>(
                 }
             }
         };
-        if ev.threads > 1 && n.saturating_mul(width) >= PARALLEL_CELLS {
+        if crate::par::pays(n.saturating_mul(width), ev.threads) {
             let half = rows.len() / 2;
             let (first, second) = rows.split_at_mut(half);
-            let first = std::sync::Mutex::new(first);
-            let fill_first = || fill(&mut first.lock().unwrap_or_else(|e| e.into_inner()));
-            std::thread::scope(|scope| {
-                let other = std::thread::Builder::new().spawn_scoped(scope, fill_first);
-                fill(second);
-                // Without a thread, this one fills both halves.
-                if other.is_err() {
-                    fill_first();
-                }
-            });
+            crate::par::join(|| fill(second), || fill(first));
         } else {
             fill(&mut rows);
         }
@@ -666,509 +720,4 @@ fn standings<'a>(
         undefined: undefined.list,
         undefined_more: undefined.more,
     })
-}
-
-/// The undefined step values met while ranking (see [`Standings::undefined`]).
-#[derive(Default)]
-struct UndefinedLog<'a> {
-    /// (participant, criterion) already recorded.
-    seen: std::collections::HashSet<(Pid, &'a str)>,
-    list: Vec<Undefined>,
-    more: usize,
-}
-
-impl<'a> UndefinedLog<'a> {
-    /// Record the members whose value of `step` is undefined, with the
-    /// reason (from the reference evaluator, [`Evaluator::why_undefined`])
-    /// and whether the split (`parts`) placed them below defined values.
-    fn note(
-        &mut self,
-        ev: &mut Evaluator,
-        step: &'a PStep,
-        values: &[(Pid, Value)],
-        parts: &[Vec<Pid>],
-        group: &Option<Arc<Vec<Pid>>>,
-    ) {
-        let some_defined = values.iter().any(|(_, v)| *v != Value::Undef);
-        for (p, v) in values {
-            if *v != Value::Undef || !self.seen.insert((*p, step.label.as_str())) {
-                continue;
-            }
-            let decided = some_defined && parts.len() > 1;
-            if !decided && self.list.len() >= MAX_REASONS {
-                self.more += 1;
-                continue;
-            }
-            let why = (self.list.len() < MAX_REASONS)
-                .then(|| {
-                    let g = if step.group_relative {
-                        group.clone()
-                    } else {
-                        None
-                    };
-                    ev.why_undefined(&step.expr, *p, g, step.slots)
-                })
-                .flatten();
-            self.list.push(Undefined {
-                pid: *p,
-                criterion: step.label.clone(),
-                cite: step.cite.clone(),
-                reason: why.as_ref().map(|w| w.0.clone()),
-                cause: why.map(|w| w.1),
-                decided,
-            });
-        }
-    }
-}
-
-/// Mark every metric `e` uses, directly or through other metrics.
-fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
-    // Metrics are followed with a work list (chains of metrics can be
-    // thousands deep); an expression's own nesting is bounded by the parser.
-    let mut todo = Vec::new();
-    fn walk(e: &PExpr, used: &mut [bool], todo: &mut Vec<MetricId>) {
-        if let PKind::Metric(id, ..) = &e.kind {
-            if let Some(u) = used.get_mut(*id) {
-                if !*u {
-                    *u = true;
-                    todo.push(*id);
-                }
-            }
-        }
-        let mut each = |x: &PExpr| walk(x, used, todo);
-        match &e.kind {
-            PKind::Metric(_, target, args) => {
-                target.iter().for_each(|t| each(t));
-                args.iter().for_each(each);
-            }
-            PKind::Field(b, _) | PKind::Unary(_, b) => each(b),
-            PKind::Call(_, args) => args.iter().for_each(each),
-            PKind::Agg(_, g) | PKind::List(g) => {
-                g.fors.iter().for_each(|(_, c)| each(c));
-                each(&g.elem);
-                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
-                    each(x);
-                }
-            }
-            PKind::If(c, a, b) => {
-                each(c);
-                each(a);
-                each(b);
-            }
-            PKind::Binary(_, a, b) => {
-                each(a);
-                each(b);
-            }
-            _ => {}
-        }
-    }
-    walk(e, used, &mut todo);
-    while let Some(id) = todo.pop() {
-        walk(&rs.metrics[id].body, used, &mut todo);
-    }
-}
-
-/// Values of steps that are not group-relative, participant by
-/// participant: `[participant][step]`, every step of every procedure
-/// numbered in turn. A tied group meets the steps one after another, and
-/// the standings read every step of a participant: a participant's values
-/// side by side are read from memory once, not once per step (participants
-/// come in no order, and one table per step is read at random).
-struct StepValues {
-    /// Where each procedure's steps are numbered from (`[procedure]`).
-    first: Vec<usize>,
-    /// The number of each step that has values (`[first[procedure] + step]`):
-    /// those that are not relative to the tied group.
-    slot: Vec<Option<usize>>,
-    /// Participants.
-    n: usize,
-    /// Each such step's values (`[slot][participant]`), a step's values
-    /// together: a tie is broken among participants far apart in the
-    /// table, whose values of that step stay in cache this way.
-    cols: Vec<StepCol>,
-}
-
-/// The values of one step.
-enum StepCol {
-    /// None yet.
-    Empty,
-    /// Everyone's, as computed in columns (kept as they came, not copied).
-    All(Vec<Value>),
-    /// Those computed so far, participant by participant.
-    Some(Vec<Option<Value>>),
-}
-
-impl StepValues {
-    fn new(rs: &Ruleset, n: usize) -> StepValues {
-        let (mut first, mut slot, mut width) = (Vec::new(), Vec::new(), 0);
-        for p in &rs.procs {
-            first.push(slot.len());
-            for s in &p.steps {
-                slot.push((!s.group_relative).then(|| {
-                    width += 1;
-                    width - 1
-                }));
-            }
-        }
-        StepValues {
-            first,
-            slot,
-            n,
-            cols: (0..width).map(|_| StepCol::Empty).collect(),
-        }
-    }
-    fn col(&self, proc_id: ProcId, step: usize) -> Option<usize> {
-        *self.slot.get(*self.first.get(proc_id)? + step)?
-    }
-    fn get(&self, proc_id: ProcId, step: usize, p: Pid) -> Option<&Value> {
-        match self.cols.get(self.col(proc_id, step)?)? {
-            StepCol::Empty => None,
-            StepCol::All(vals) => vals.get(p),
-            StepCol::Some(vals) => vals.get(p)?.as_ref(),
-        }
-    }
-    /// Whether every participant has a value of this step.
-    fn complete(&self, proc_id: ProcId, step: usize) -> bool {
-        match self.col(proc_id, step).and_then(|k| self.cols.get(k)) {
-            Some(StepCol::All(_)) => true,
-            Some(StepCol::Some(vals)) => vals.iter().all(Option::is_some),
-            _ => false,
-        }
-    }
-    /// Everyone's values of a step (one per participant).
-    fn put_all(&mut self, proc_id: ProcId, step: usize, vals: Vec<Value>) {
-        if vals.len() != self.n {
-            for (p, v) in vals.into_iter().enumerate() {
-                self.put(proc_id, step, p, v);
-            }
-            return;
-        }
-        if let Some(c) = self.col(proc_id, step).and_then(|k| self.cols.get_mut(k)) {
-            *c = StepCol::All(vals);
-        }
-    }
-    fn put(&mut self, proc_id: ProcId, step: usize, p: Pid, v: Value) {
-        let n = self.n;
-        let Some(c) = self.col(proc_id, step).and_then(|k| self.cols.get_mut(k)) else {
-            return;
-        };
-        match c {
-            StepCol::Empty => {
-                let mut vals = vec![None; n];
-                if let Some(slot) = vals.get_mut(p) {
-                    *slot = Some(v);
-                }
-                *c = StepCol::Some(vals);
-            }
-            StepCol::All(vals) => {
-                if let Some(slot) = vals.get_mut(p) {
-                    *slot = v;
-                }
-            }
-            StepCol::Some(vals) => {
-                if let Some(slot) = vals.get_mut(p) {
-                    *slot = Some(v);
-                }
-            }
-        }
-    }
-}
-
-/// An evaluation error as a diagnostic that names the criterion it comes
-/// from (the step's label and procedure) and the participant, and points at
-/// the step too when the failing expression is elsewhere (a metric).
-fn step_error(
-    e: &EvalError,
-    rs: &Ruleset,
-    event: &Event,
-    proc_id: ProcId,
-    step_no: usize,
-    who: Option<Pid>,
-) -> Diag {
-    let mut d = e.to_diag(rs);
-    let proc_ = &rs.procs[proc_id];
-    let step = &proc_.steps[step_no];
-    let part = match who.and_then(|p| event.participants.get(p)) {
-        Some(p) => format!(", for participant `{}`", p.id),
-        None => String::new(),
-    };
-    let what = if who.is_some() {
-        "criterion"
-    } else {
-        "the condition of criterion"
-    };
-    d.message = format!(
-        "{what} `{}` (procedure `{}`{part}): {}",
-        step.label, proc_.name, d.message
-    );
-    if step.file == e.file && step.span != e.span {
-        d.labels.push((step.span, "in this step".into()));
-    } else if step.file != e.file {
-        if let Some(src) = rs.files.get(step.file) {
-            d.related.push(
-                Diag::error(e.code, format!("used by criterion `{}`", step.label)).at(
-                    src,
-                    step.span,
-                    "in this step",
-                ),
-            );
-        }
-    }
-    d
-}
-
-/// Split a group by a step's values into ordered sub-groups (better first).
-fn split(values: &[(Pid, Value)], step: &PStep) -> Vec<Vec<Pid>> {
-    let better = |a: &Value, b: &Value| -> Ordering {
-        // Undefined is worst in both directions.
-        match (a, b) {
-            (Value::Undef, Value::Undef) => Ordering::Equal,
-            (Value::Undef, _) => Ordering::Greater,
-            (_, Value::Undef) => Ordering::Less,
-            _ => match step.dir {
-                Direction::Desc => compare_values(b, a),
-                Direction::Asc => compare_values(a, b),
-            },
-        }
-    };
-    let mut sorted: Vec<&(Pid, Value)> = values.iter().collect();
-    sorted.sort_by(|a, b| better(&a.1, &b.1)); // stable: ties keep group order
-    let mut parts: Vec<Vec<Pid>> = Vec::new();
-    let mut last: Option<&Value> = None;
-    for (p, v) in sorted {
-        match last {
-            Some(l) if better(l, v) == Ordering::Equal => {
-                if let Some(g) = parts.last_mut() {
-                    g.push(*p);
-                }
-            }
-            _ => parts.push(vec![*p]),
-        }
-        last = Some(v);
-    }
-    match step.select {
-        None => parts,
-        // Only a unique best (worst) is separated; everyone else stays together.
-        Some(Select::Best) if parts.len() > 1 && parts[0].len() == 1 => {
-            let rest: Vec<Pid> = parts[1..].iter().flatten().copied().collect();
-            let rest = keep_order(values, rest);
-            vec![parts[0].clone(), rest]
-        }
-        Some(Select::Worst) if parts.len() > 1 && parts[parts.len() - 1].len() == 1 => {
-            let last = parts[parts.len() - 1].clone();
-            let rest: Vec<Pid> = parts[..parts.len() - 1].iter().flatten().copied().collect();
-            vec![keep_order(values, rest), last]
-        }
-        Some(_) => vec![values.iter().map(|(p, _)| *p).collect()],
-    }
-}
-
-/// Members in their original group order.
-fn keep_order(values: &[(Pid, Value)], members: Vec<Pid>) -> Vec<Pid> {
-    // A set, not a scan: `select best then repeat` on a tie of thousands
-    // calls this once per member separated.
-    let members: std::collections::HashSet<Pid> = members.into_iter().collect();
-    values
-        .iter()
-        .map(|(p, _)| *p)
-        .filter(|p| members.contains(p))
-        .collect()
-}
-
-/// The end of a procedure: a decision from the data, lots, shared or unresolved.
-fn end(
-    event: &Event,
-    rs: &Ruleset,
-    proc_id: ProcId,
-    group: Vec<Pid>,
-    opts: &Options,
-    trace: &mut Vec<TraceStep>,
-) -> Vec<Block> {
-    let proc_ = &rs.procs[proc_id];
-    let mk_trace = |what: String, outcome: Outcome| TraceStep {
-        procedure: proc_.name.clone(),
-        criterion: what,
-        cite: proc_.end_cite.clone(),
-        group: group.clone(),
-        values: Vec::new(),
-        decimals: None,
-        dir: None,
-        outcome,
-        handoffs: Vec::new(),
-    };
-    // A decision recorded in the data (a play-off) that orders all of them.
-    for d in &event.decisions {
-        if group.iter().all(|p| d.order.contains(p)) {
-            let ordered: Vec<Pid> = d
-                .order
-                .iter()
-                .copied()
-                .filter(|p| group.contains(p))
-                .collect();
-            trace.push(mk_trace(
-                format!("decided in the data: {}", d.reason),
-                Outcome::Split(ordered.iter().map(|&p| vec![p]).collect()),
-            ));
-            return ordered
-                .into_iter()
-                .map(|p| Block {
-                    members: vec![p],
-                    decided_by: Some(Arc::new(Decided {
-                        procedure: proc_.name.clone(),
-                        criterion: d.reason.clone(),
-                        cite: proc_.end_cite.clone(),
-                    })),
-                    unresolved: None,
-                })
-                .collect();
-        }
-    }
-    match &proc_.end {
-        EndKind::Shared => {
-            trace.push(mk_trace("shared place".into(), Outcome::NotSplit));
-            vec![Block {
-                members: group,
-                decided_by: None,
-                unresolved: None,
-            }]
-        }
-        EndKind::Lots => match opts.lots_seed {
-            Some(seed) => {
-                let mut order = group.clone();
-                let mut rng = SplitMix(
-                    seed ^ order.iter().fold(0u64, |h, &p| {
-                        h.wrapping_mul(31)
-                            .wrapping_add(fnv(&event.participants[p].id))
-                    }),
-                );
-                for i in (1..order.len()).rev() {
-                    let j = (rng.next() % (i as u64 + 1)) as usize;
-                    order.swap(i, j);
-                }
-                let what = format!("drawing of lots (seed {seed})");
-                trace.push(mk_trace(
-                    what.clone(),
-                    Outcome::Split(order.iter().map(|&p| vec![p]).collect()),
-                ));
-                order
-                    .into_iter()
-                    .map(|p| Block {
-                        members: vec![p],
-                        decided_by: Some(Arc::new(Decided {
-                            procedure: proc_.name.clone(),
-                            criterion: what.clone(),
-                            cite: proc_.end_cite.clone(),
-                        })),
-                        unresolved: None,
-                    })
-                    .collect()
-            }
-            None => {
-                let why = "drawing of lots (give --seed to draw)".to_string();
-                trace.push(mk_trace(why.clone(), Outcome::NotSplit));
-                vec![Block {
-                    members: group,
-                    decided_by: None,
-                    unresolved: Some(cited(why, &proc_.end_cite)),
-                }]
-            }
-        },
-        EndKind::Unresolved(reason) => {
-            trace.push(mk_trace(format!("unresolved: {reason}"), Outcome::NotSplit));
-            vec![Block {
-                members: group,
-                decided_by: None,
-                unresolved: Some(cited(reason.clone(), &proc_.end_cite)),
-            }]
-        }
-    }
-}
-
-fn cited(s: String, cite: &Option<String>) -> String {
-    match cite {
-        Some(c) => format!("{s} ({c})"),
-        None => s,
-    }
-}
-
-/// The columns of the standings: every step of every procedure reachable
-/// from the main one, main first, each label once.
-fn columns(rs: &Ruleset, main: ProcId) -> Vec<Column> {
-    let mut seen_procs = vec![main];
-    let mut i = 0;
-    while i < seen_procs.len() {
-        let p = &rs.procs[seen_procs[i]];
-        for s in &p.steps {
-            let mut targets = Vec::new();
-            match &s.then {
-                crate::plan::PHandoff::Always(PAction::Proc(q)) => targets.push(*q),
-                crate::plan::PHandoff::BySize(cases, other) => {
-                    for (_, a) in cases {
-                        if let PAction::Proc(q) = a {
-                            targets.push(*q);
-                        }
-                    }
-                    if let PAction::Proc(q) = other {
-                        targets.push(*q);
-                    }
-                }
-                _ => {}
-            }
-            for q in targets {
-                if !seen_procs.contains(&q) {
-                    seen_procs.push(q);
-                }
-            }
-        }
-        i += 1;
-    }
-    let mut cols: Vec<Column> = Vec::new();
-    for &pid in &seen_procs {
-        for (si, s) in rs.procs[pid].steps.iter().enumerate() {
-            if cols.iter().any(|c| c.label == s.label) {
-                continue;
-            }
-            cols.push(Column {
-                label: s.label.clone(),
-                cite: s.cite.clone(),
-                decimals: s.decimals,
-                group_relative: s.group_relative,
-                dir: s.dir,
-                reversed: s.reversed,
-                places: false,
-                origin: (pid, si),
-            });
-        }
-    }
-    cols
-}
-
-/// Compare ids numerically when both are numbers, else as text.
-pub fn natural_cmp(a: &str, b: &str) -> Ordering {
-    match (a.parse::<u64>(), b.parse::<u64>()) {
-        // "01" and "1" are equal as numbers: fall back to the text, so the
-        // order never depends on the input's order.
-        (Ok(x), Ok(y)) => x.cmp(&y).then_with(|| a.cmp(b)),
-        (Ok(_), Err(_)) => Ordering::Less,
-        (Err(_), Ok(_)) => Ordering::Greater,
-        _ => a.cmp(b),
-    }
-}
-
-fn fnv(s: &str) -> u64 {
-    s.bytes().fold(0xcbf29ce484222325u64, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100000001b3)
-    })
-}
-
-/// SplitMix64: a small, fixed pseudo-random generator so a seed always draws the same lots.
-struct SplitMix(u64);
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E3779B97F4A7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58476D1CE4E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D049BB133111EB);
-        z ^ (z >> 31)
-    }
 }

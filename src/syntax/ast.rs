@@ -43,6 +43,21 @@ pub enum Item {
     Standings(Ident),
     /// `reads participant carryover default 0`.
     Reads(ReadDecl),
+    /// `editions param "Label" { 2024, 2026 from "2026-03-01" }`.
+    Editions(EditionsDecl),
+}
+
+/// The editions of a regulation and the parameter carrying the one in use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditionsDecl {
+    /// The parameter the edition sets.
+    pub param: Ident,
+    /// What the output calls it (`FIDE edition`).
+    pub label: String,
+    /// Each edition, oldest first, with the date it came into force.
+    pub list: Vec<(u32, Option<String>)>,
+    /// The whole item.
+    pub span: Span,
 }
 
 /// What carries a data value a ruleset reads.
@@ -161,6 +176,8 @@ pub struct Step {
     pub doc: String,
     /// The whole step.
     pub span: Span,
+    /// Written `places`: printed as places in the tied group.
+    pub places: bool,
 }
 
 /// Which way is better.

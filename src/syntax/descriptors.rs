@@ -17,46 +17,36 @@
 //! (reverse the order).
 
 use crate::diag::{Diag, Source, Span};
-use crate::eval::Value;
 use crate::model::Event;
 use crate::num::Num;
 use crate::plan::Ruleset;
-use crate::rank::{Outcome, Standings};
-use std::collections::HashMap;
+
+/// The library a chain of individual codes imports.
+const LIBRARY: &str = "fide/lib";
 
 /// The procedure a descriptor chain's ruleset ranks with.
 pub const PROCEDURE: &str = "descriptors";
 
-/// The FIDE library's parameter that selects the edition (`fide/unplayed`).
-pub const EDITION_PARAM: &str = "fide_edition";
-
-/// The edition for an event when none is chosen explicitly, and why: by
-/// the start date in the data (before 1 March 2026: 2024), else 2026, the
-/// edition in force.
+/// The edition for an event when none is chosen explicitly, and why: the
+/// one in force on the event's start date, by the editions the library the
+/// chains import declares (`editions` in `fide/unplayed`).
 pub fn edition_for(event: &Event) -> (Edition, String) {
-    match event.start_date.as_deref() {
-        Some(d) => match Edition::for_date(d) {
-            Some(e) => (
-                e,
-                format!(
-                    "the event starts on {d}, {} 2026-03-01",
-                    if e == Edition::E2024 {
-                        "before"
-                    } else {
-                        "on or after"
-                    }
-                ),
-            ),
-            None => (
-                Edition::E2026,
-                format!("the start date `{d}` cannot be read; the edition in force is used"),
-            ),
-        },
-        None => (
-            Edition::E2026,
-            "the data gives no start date; the edition in force is used".into(),
-        ),
-    }
+    static EDITIONS: std::sync::OnceLock<Option<crate::plan::Editions>> =
+        std::sync::OnceLock::new();
+    let declared = EDITIONS.get_or_init(|| {
+        let src = Source::new("<descriptors>", format!("import \"{LIBRARY}\"\n"));
+        crate::check::check(src, &crate::shipped::Shipped, &[])
+            .ok()
+            .and_then(|rs| rs.editions)
+    });
+    let (year, why) = match declared {
+        Some(e) => e.for_date(event.start_date.as_deref()),
+        None => (0, String::new()),
+    };
+    (
+        Edition::parse(&year.to_string()).unwrap_or(Edition::E2026),
+        why,
+    )
 }
 
 /// Check the ruleset of a chain (it imports the shipped `fide/lib`).
@@ -93,34 +83,6 @@ impl Edition {
             "2026" => Some(Edition::E2026),
             _ => None,
         }
-    }
-    /// The edition in force on a start date (`YYYY/MM/DD`, `YYYY-MM-DD`,
-    /// `YYYY.MM.DD` or `DD.MM.YYYY`): 2026 from 1 March 2026, else 2024.
-    /// None when the date cannot be read.
-    pub fn for_date(date: &str) -> Option<Edition> {
-        let parts: Vec<&str> = date.trim().split(['/', '-', '.']).map(str::trim).collect();
-        if parts.len() < 3 {
-            return None;
-        }
-        let nums: Vec<u32> = parts[..3]
-            .iter()
-            .map(|p| p.parse::<u32>().ok())
-            .collect::<Option<Vec<_>>>()?;
-        let (y, m, d) = if parts[0].len() == 4 {
-            (nums[0], nums[1], nums[2])
-        } else if parts[2].len() == 4 {
-            (nums[2], nums[1], nums[0])
-        } else {
-            return None;
-        };
-        if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
-            return None;
-        }
-        Some(if (y, m, d) >= (2026, 3, 1) {
-            Edition::E2026
-        } else {
-            Edition::E2024
-        })
     }
 }
 
@@ -642,16 +604,6 @@ impl Chain {
         }
     }
 
-    /// Labels of the Direct Encounter steps (their printed values are
-    /// places in the tied group, see [`direct_encounter_places`]).
-    pub fn direct_encounter_labels(&self) -> Vec<String> {
-        self.descriptors
-            .iter()
-            .filter(|d| d.code.is_place())
-            .map(|d| d.text.clone())
-            .collect()
-    }
-
     /// The chain as a ruleset over `fide/lib`.
     pub fn ruleset_text(&self) -> String {
         let list: Vec<&str> = self.descriptors.iter().map(|d| d.text.as_str()).collect();
@@ -679,7 +631,7 @@ impl Chain {
         } else {
             s.push_str("import \"fide/lib\"\n");
         }
-        s.push_str(&format!("set fide_edition = {}\n\n", self.edition.year()));
+        s.push('\n');
         let mut procs = Vec::new();
         let mut main = String::new();
         if !self
@@ -759,11 +711,16 @@ impl Chain {
                     d.text.replace('\n', " ")
                 ));
                 s.push_str(&format!(
-                    "    step team_direct_encounter(false, {p}){dir} then {name} as {label} cite {cite}\n"
+                    "    step team_direct_encounter(false, {p}){dir} then {name} places as {label} cite {cite}\n"
                 ));
                 return s;
             }
             let then = if repeat { " then repeat" } else { "" };
+            let then = if d.code.is_place() {
+                format!("{then} places")
+            } else {
+                then.to_string()
+            };
             let when = if d.code == Code::Bc {
                 " when all(q.game_points == t.game_points for q in group for t in group)"
             } else {
@@ -934,270 +891,5 @@ fn step_expr(d: &Descriptor) -> (String, bool, bool) {
     }
 }
 
-/// FIDE prints Direct Encounter as a place: for each group of participants
-/// tied when DE is reached, 1, 2, ... for their places in the separate
-/// standings after every re-application (6.2, 6.3), shared places equal,
-/// and 0 for everyone when DE separates nobody, or for a participant not
-/// tied at that point. This rewrites the DE columns of `st` (labelled
-/// `labels`, from procedure `procedure`) that way, from the trace; the
-/// ranking itself is unchanged.
-pub fn direct_encounter_places(st: &mut Standings, procedure: &str, labels: &[String]) {
-    for label in labels {
-        if is_team_place_label(label) {
-            team_places(st, label);
-            continue;
-        }
-        let Some(ci) = st.columns.iter().position(|c| &c.label == label) else {
-            continue;
-        };
-        st.columns[ci].places = true;
-        // Every application of the step, by its group.
-        let mut by_group: HashMap<Vec<usize>, usize> = HashMap::new();
-        let mut repeated: Vec<Vec<usize>> = Vec::new();
-        for (i, t) in st.trace.iter().enumerate() {
-            if t.procedure != procedure || &t.criterion != label {
-                continue;
-            }
-            by_group.entry(t.group.clone()).or_insert(i);
-            for (g, what) in &t.handoffs {
-                if what == "repeat this step" {
-                    repeated.push(g.clone());
-                }
-            }
-        }
-        let mut place: HashMap<usize, i64> = HashMap::new();
-        let mut tops: Vec<usize> = by_group
-            .iter()
-            .filter(|(g, _)| !repeated.contains(g))
-            .map(|(_, &i)| i)
-            .collect();
-        tops.sort_unstable();
-        for i in tops {
-            let mut leaves = Vec::new();
-            leaves_of(st, &by_group, &repeated, &st.trace[i].group, &mut leaves, 0);
-            if leaves.len() < 2 {
-                continue;
-            }
-            let mut before = 0i64;
-            for leaf in leaves {
-                for &p in &leaf {
-                    place.insert(p, before + 1);
-                }
-                before += leaf.len() as i64;
-            }
-        }
-        for row in &mut st.rows {
-            let v = place.get(&row.pid).copied().unwrap_or(0);
-            if let Some(cell) = row.values.get_mut(ci) {
-                *cell = Value::Num(Num::int(v));
-            }
-        }
-    }
-}
-
-/// Whether a label is a team code printed as a place (EDE and its named
-/// chains, TBR, BBE); a shipped FIDE team ruleset's EDE step (`EDEBT`,
-/// `EDET/P`) prints so too.
-pub fn is_team_place_label(label: &str) -> bool {
-    let head = label
-        .split(['/', ':'])
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_uppercase();
-    matches!(
-        head.as_str(),
-        "EDE" | "EDEC" | "EDET" | "EDEB" | "EDEBT" | "EDEBB" | "TBR" | "BBE"
-    )
-}
-
-/// FIDE prints EDE, TBR and BBE as places, like DE: for each group tied when
-/// the code is reached, 1 + the number of its members the code (every step
-/// labelled `label`, in any procedure: EDE's restarts, 13.3.3) put ahead;
-/// 0 for everyone when it separated nobody, and for a team not tied there.
-fn team_places(st: &mut Standings, label: &str) {
-    let Some(ci) = st.columns.iter().position(|c| c.label == label) else {
-        return;
-    };
-    st.columns[ci].places = true;
-    let steps: Vec<&crate::rank::TraceStep> =
-        st.trace.iter().filter(|t| t.criterion == label).collect();
-    // The groups that reached the code: not inside another such group.
-    let mut groups: Vec<&Vec<usize>> = steps.iter().map(|t| &t.group).collect();
-    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let mut entry: Vec<&Vec<usize>> = Vec::new();
-    for g in groups {
-        if !entry.iter().any(|e| g.iter().all(|p| e.contains(p))) {
-            entry.push(g);
-        }
-    }
-    let mut ahead: HashMap<usize, usize> = HashMap::new();
-    let mut split: HashMap<usize, bool> = HashMap::new();
-    for t in &steps {
-        if let Outcome::Split(parts) = &t.outcome {
-            let mut before = 0usize;
-            for part in parts {
-                for &p in part {
-                    *ahead.entry(p).or_default() += before;
-                }
-                before += part.len();
-            }
-            for &p in &t.group {
-                split.insert(p, true);
-            }
-        }
-    }
-    let mut place: HashMap<usize, i64> = HashMap::new();
-    for g in entry {
-        if g.len() < 2 || !g.iter().any(|p| split.contains_key(p)) {
-            continue;
-        }
-        for &p in g {
-            place.insert(p, 1 + ahead.get(&p).copied().unwrap_or(0) as i64);
-        }
-    }
-    for row in &mut st.rows {
-        let v = place.get(&row.pid).copied().unwrap_or(0);
-        if let Some(cell) = row.values.get_mut(ci) {
-            *cell = Value::Num(Num::int(v));
-        }
-    }
-}
-
-/// The final sub-groups of `group` after the step and its repeats, best first.
-fn leaves_of(
-    st: &Standings,
-    by_group: &HashMap<Vec<usize>, usize>,
-    repeated: &[Vec<usize>],
-    group: &[usize],
-    out: &mut Vec<Vec<usize>>,
-    depth: usize,
-) {
-    let Some(&i) = by_group.get(group) else {
-        out.push(group.to_vec());
-        return;
-    };
-    match &st.trace[i].outcome {
-        Outcome::Split(parts) if depth < 10_000 => {
-            for part in parts {
-                if part.len() > 1 && repeated.iter().any(|g| g == part) {
-                    leaves_of(st, by_group, repeated, part, out, depth + 1);
-                } else {
-                    out.push(part.clone());
-                }
-            }
-        }
-        _ => out.push(group.to_vec()),
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn list(s: &str) -> Result<Vec<Descriptor>, Diag> {
-        parse_list(&Source::new("--tiebreaks", s))
-    }
-
-    fn codes(s: &str) -> Vec<&'static str> {
-        match list(s) {
-            Ok(_) => Vec::new(),
-            Err(d) if d.related.is_empty() => vec![d.code],
-            Err(d) => d.related.iter().map(|r| r.code).collect(),
-        }
-    }
-
-    #[test]
-    fn reads_codes_and_modifiers() {
-        let l = list("PTS, bh/c1,SB/M1 ,KS/L-1,DE/P,GE,FB/C2,AOB/F,KS/L60,KS/L+1.5").unwrap();
-        assert_eq!(l.len(), 10);
-        assert_eq!(l[1].text, "bh/c1");
-        assert_eq!(l[1].cut, 1);
-        assert_eq!(l[2].median, 1);
-        assert_eq!(l[3].limit, Some(Limit::Shift(Num::ratio(-1, 2).unwrap())));
-        assert!(l[4].forfeits);
-        assert_eq!(l[5].name, "REP");
-        assert!(l[7].fore);
-        assert_eq!(l[8].limit, Some(Limit::Percent(Num::int(60))));
-        assert_eq!(l[9].limit, Some(Limit::Shift(Num::ratio(3, 2).unwrap())));
-        assert_eq!(l[2].span, Span::new(11, 16));
-    }
-
-    #[test]
-    fn rejects_with_codes() {
-        assert_eq!(codes("XYZ"), vec![E_UNKNOWN]);
-        assert_eq!(codes("BH-C1"), vec![E_UNKNOWN]);
-        assert_eq!(codes("EDE"), vec![E_TEAM]);
-        assert_eq!(codes("BH:MP/C1"), vec![E_TEAM]);
-        assert_eq!(codes("WIN/C1"), vec![E_INVALID]);
-        assert_eq!(codes("BH/L-1"), vec![E_INVALID]);
-        assert_eq!(codes("BH/C1/M1"), vec![E_INVALID]);
-        assert_eq!(codes("BH/Cx"), vec![E_VALUE]);
-        assert_eq!(codes("KS/L"), vec![E_VALUE]);
-        assert_eq!(codes("BH/V2026"), vec![E_MODIFIER]);
-        assert_eq!(codes("PTS,,BH"), vec![E_EMPTY]);
-        assert_eq!(codes(""), vec![E_EMPTY]);
-        assert_eq!(codes("XYZ,WIN/C1"), vec![E_UNKNOWN, E_INVALID]);
-    }
-
-    /// Each generated step ranks the way its code does (`step_expr`'s
-    /// lower-is-better flag), whether the direction comes from the FIDE
-    /// library's declaration or is written; `/R` reverses it, visibly
-    /// (`reversed` over a declared name).
-    #[test]
-    fn checks_agree() {
-        for (lists, team) in [
-            (
-                "PTS,DE,WIN,WON,BPG,BWG,PS,REP,BH,BH/C1,AOB,FB,SB,SB/M1,KS,ARO,ARO/C1,TPR,PTP,APRO,APPO,STD,TPN,RTNG",
-                false,
-            ),
-            ("MPTS,GPTS,MPVGP,BC,TBR,BBE,EMMSB,EGGSB/C1,SSSC,EDE", true),
-        ] {
-            for reverse in [false, true] {
-                let text: Vec<String> = lists
-                    .split(',')
-                    .map(|c| {
-                        if reverse && c != "PTS" && c != "MPTS" {
-                            format!("{c}/R")
-                        } else {
-                            c.to_string()
-                        }
-                    })
-                    .collect();
-                let src = Source::new("--tiebreaks", text.join(","));
-                let ds = parse_list_for(&src, team).expect("descriptors");
-                let chain = Chain::new(ds.clone(), Edition::E2026);
-                let rs = ruleset(&chain, &[]).unwrap_or_else(|d| panic!("{}", d.plain()));
-                let main = &rs.procs[rs.standings.expect("standings")];
-                for d in &ds {
-                    let (expr, asc, _) = step_expr(d);
-                    let step = main
-                        .steps
-                        .iter()
-                        .find(|s| s.label == d.text)
-                        .unwrap_or_else(|| panic!("no step for {}", d.text));
-                    let want = if asc != d.reverse {
-                        crate::syntax::ast::Direction::Asc
-                    } else {
-                        crate::syntax::ast::Direction::Desc
-                    };
-                    assert_eq!(step.dir, want, "{}", d.text);
-                    let written = chain.ruleset_text();
-                    if d.reverse && !expr.starts_with("sum(") {
-                        assert!(step.reversed, "{} is written `reversed`", d.text);
-                        assert!(written.contains(" reversed "), "{written}");
-                    }
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn editions_by_date() {
-        assert_eq!(Edition::for_date("2026/02/28"), Some(Edition::E2024));
-        assert_eq!(Edition::for_date("2026-03-01"), Some(Edition::E2026));
-        assert_eq!(Edition::for_date("01.03.2026"), Some(Edition::E2026));
-        assert_eq!(Edition::for_date("2024/08/01"), Some(Edition::E2024));
-        assert_eq!(Edition::for_date("soon"), None);
-    }
-}
+mod tests;

@@ -167,6 +167,52 @@ pub fn parse(src: &Source) -> Result<File, Diag> {
     Ok(File { items })
 }
 
+/// `editions param "Label" { 2024, 2026 from "2026-03-01" }`.
+fn editions(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
+    let mut param = None;
+    let mut label = String::new();
+    let mut list = Vec::new();
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::ident => param = Some(ident(c)),
+            Rule::string => label = string(c),
+            Rule::edition_entry => {
+                let mut year = None;
+                let mut from = None;
+                for e in c.into_inner() {
+                    match e.as_rule() {
+                        Rule::integer => {
+                            let at = span_of(&e);
+                            year = Some(e.as_str().parse::<u32>().map_err(|_| {
+                                Diag::error(
+                                    "tb::parse::syntax",
+                                    "an edition is a year, such as 2024",
+                                )
+                                .at(src, at, "here")
+                            })?);
+                        }
+                        Rule::string => from = Some(string(e)),
+                        _ => {}
+                    }
+                }
+                if let Some(y) = year {
+                    list.push((y, from));
+                }
+            }
+            _ => {}
+        }
+    }
+    let param = param.ok_or_else(|| {
+        Diag::error("tb::parse::syntax", "`editions` needs a parameter name").at(src, sp, "here")
+    })?;
+    Ok(Item::Editions(EditionsDecl {
+        param,
+        label,
+        list,
+        span: sp,
+    }))
+}
+
 /// The `///` lines directly above a byte offset.
 fn doc_before(src: &Source, offset: usize) -> String {
     let before = &src.text[..offset.min(src.text.len())];
@@ -215,6 +261,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
             let s = p.into_inner().nth(1).map(string).unwrap_or_default();
             Ok(Item::Sport(s, sp))
         }
+        Rule::editions => editions(p, src, sp),
         Rule::param | Rule::set => {
             let is_param = p.as_rule() == Rule::param;
             let mut it = p.into_inner().skip(1);
@@ -398,10 +445,12 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
         cite: None,
         doc,
         span: sp,
+        places: false,
     };
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::kw_step => {}
+            Rule::places => st.places = true,
             Rule::expr => e = Some(expr(c, src)?),
             Rule::direction => {
                 let at = span_of(&c);

@@ -218,11 +218,7 @@ pub fn chain_with(ev: &Event, list: &str, edition: u32, params: &[(&str, i64)]) 
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(ev, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
-    tb::syntax::descriptors::direct_encounter_places(
-        &mut st,
-        tb::syntax::descriptors::PROCEDURE,
-        &c.direct_encounter_labels(),
-    );
+    tb::rank::places::apply(&mut st, &rs);
     st
 }
 

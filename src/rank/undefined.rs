@@ -1,0 +1,103 @@
+//! The undefined step values met while ranking, each with why, and the metrics a ranking uses.
+
+use super::*;
+
+/// The undefined step values met while ranking (see [`Standings::undefined`]).
+#[derive(Default)]
+pub(super) struct UndefinedLog<'a> {
+    /// (participant, criterion) already recorded.
+    pub(super) seen: std::collections::HashSet<(Pid, &'a str)>,
+    pub(super) list: Vec<Undefined>,
+    pub(super) more: usize,
+}
+
+impl<'a> UndefinedLog<'a> {
+    /// Record the members whose value of `step` is undefined, with the
+    /// reason (from the reference evaluator, [`Evaluator::why_undefined`])
+    /// and whether the split (`parts`) placed them below defined values.
+    pub(super) fn note(
+        &mut self,
+        ev: &mut Evaluator,
+        step: &'a PStep,
+        values: &[(Pid, Value)],
+        parts: &[Vec<Pid>],
+        group: &Option<Arc<Vec<Pid>>>,
+    ) {
+        let some_defined = values.iter().any(|(_, v)| *v != Value::Undef);
+        for (p, v) in values {
+            if *v != Value::Undef || !self.seen.insert((*p, step.label.as_str())) {
+                continue;
+            }
+            let decided = some_defined && parts.len() > 1;
+            if !decided && self.list.len() >= MAX_REASONS {
+                self.more += 1;
+                continue;
+            }
+            let why = (self.list.len() < MAX_REASONS)
+                .then(|| {
+                    let g = if step.group_relative {
+                        group.clone()
+                    } else {
+                        None
+                    };
+                    ev.why_undefined(&step.expr, *p, g, step.slots)
+                })
+                .flatten();
+            self.list.push(Undefined {
+                pid: *p,
+                criterion: step.label.clone(),
+                cite: step.cite.clone(),
+                reason: why.as_ref().map(|w| w.0.clone()),
+                cause: why.map(|w| w.1),
+                decided,
+            });
+        }
+    }
+}
+
+/// Mark every metric `e` uses, directly or through other metrics.
+pub(super) fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
+    // Metrics are followed with a work list (chains of metrics can be
+    // thousands deep); an expression's own nesting is bounded by the parser.
+    let mut todo = Vec::new();
+    pub(super) fn walk(e: &PExpr, used: &mut [bool], todo: &mut Vec<MetricId>) {
+        if let PKind::Metric(id, ..) = &e.kind {
+            if let Some(u) = used.get_mut(*id) {
+                if !*u {
+                    *u = true;
+                    todo.push(*id);
+                }
+            }
+        }
+        let mut each = |x: &PExpr| walk(x, used, todo);
+        match &e.kind {
+            PKind::Metric(_, target, args) => {
+                target.iter().for_each(|t| each(t));
+                args.iter().for_each(each);
+            }
+            PKind::Field(b, _) | PKind::Unary(_, b) => each(b),
+            PKind::Call(_, args) => args.iter().for_each(each),
+            PKind::Agg(_, g) | PKind::List(g) => {
+                g.fors.iter().for_each(|(_, c)| each(c));
+                each(&g.elem);
+                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
+                    each(x);
+                }
+            }
+            PKind::If(c, a, b) => {
+                each(c);
+                each(a);
+                each(b);
+            }
+            PKind::Binary(_, a, b) => {
+                each(a);
+                each(b);
+            }
+            _ => {}
+        }
+    }
+    walk(e, used, &mut todo);
+    while let Some(id) = todo.pop() {
+        walk(&rs.metrics[id].body, used, &mut todo);
+    }
+}
