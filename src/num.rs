@@ -123,35 +123,141 @@ fn reduce_wide(neg: bool, n: u128, d: u128) -> Result<Num, NumError> {
     fit(if neg { -n } else { n }, d as i128)
 }
 
-/// `-int.frac` with `frac` zero-padded to `places` digits (`-` when `neg`).
-fn fixed_text(neg: bool, int: u64, frac: u64, places: u32) -> String {
-    let mut digits = [0u8; 20];
-    let mut out = String::with_capacity(24 + places as usize);
-    if neg {
-        out.push('-');
+// ------------------------------------------------------------ printing
+//
+// One decimal printer: [`Fixed::write`]. `to_fixed`, `to_exact_decimal` and
+// `Display` all print through it, and so does the renderer (straight into
+// its output buffer, which is why the parts are public). Only what does not
+// fit 64 bits (more than 18 places) is printed by `format!`.
+
+/// Most decimal places the 64-bit printer handles (10^18 < 2^63).
+pub const FAST_PLACES: u32 = 18;
+
+/// 10^k for every k up to [`FAST_PLACES`] (a load, not a loop).
+const POW10: [u64; FAST_PLACES as usize + 1] = {
+    let mut p = [1u64; FAST_PLACES as usize + 1];
+    let mut k = 1;
+    while k < p.len() {
+        p[k] = p[k - 1] * 10;
+        k += 1;
     }
-    let mut n = 0;
-    let mut v = int;
-    loop {
-        digits[n] = b'0' + (v % 10) as u8;
-        n += 1;
-        v /= 10;
-        if v == 0 {
-            break;
+    p
+};
+
+/// "00" to "99": the integer part is written two digits per division.
+const PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// Decimal text in parts: `-int.frac`, `frac` zero-padded to `places`
+/// digits (at most [`FAST_PLACES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    neg: bool,
+    int: u64,
+    frac: u64,
+    places: u32,
+}
+
+impl Fixed {
+    /// A whole number.
+    pub fn int(v: u64) -> Fixed {
+        Fixed {
+            neg: false,
+            int: v,
+            frac: 0,
+            places: 0,
         }
     }
-    out.extend(digits[..n].iter().rev().map(|&d| d as char));
-    if places > 0 {
-        out.push('.');
-        let mut f = vec![b'0'; places as usize];
-        let mut v = frac;
-        for d in f.iter_mut().rev() {
-            *d = b'0' + (v % 10) as u8;
-            v /= 10;
+
+    /// The text, back to front into `buf`; returns where it starts.
+    fn digits(self, buf: &mut [u8; 40]) -> usize {
+        let mut i = buf.len();
+        let mut f = self.frac;
+        for _ in 0..self.places {
+            i -= 1;
+            buf[i] = b'0' + (f % 10) as u8;
+            f /= 10;
         }
-        out.extend(f.iter().map(|&d| d as char));
+        if self.places > 0 {
+            i -= 1;
+            buf[i] = b'.';
+        }
+        let mut v = self.int;
+        while v >= 100 {
+            let d = (v % 100) as usize * 2;
+            v /= 100;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+        }
+        if v >= 10 {
+            let d = v as usize * 2;
+            i -= 2;
+            buf[i..i + 2].copy_from_slice(&PAIRS[d..d + 2]);
+        } else {
+            i -= 1;
+            buf[i] = b'0' + v as u8;
+        }
+        if self.neg {
+            i -= 1;
+            buf[i] = b'-';
+        }
+        i
     }
-    out
+
+    /// Appends the text to `out` (ASCII: `out` stays UTF-8 if it was).
+    pub fn write(self, out: &mut Vec<u8>) {
+        let mut buf = [0u8; 40];
+        let i = self.digits(&mut buf);
+        out.extend_from_slice(&buf[i..]);
+    }
+
+    /// Appends the text to a `String`.
+    fn push_to(self, out: &mut String) {
+        let mut buf = [0u8; 40];
+        let i = self.digits(&mut buf);
+        // Digits, `-` and `.`: always UTF-8.
+        out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    }
+}
+
+impl fmt::Display for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; 40];
+        let i = self.digits(&mut buf);
+        f.write_str(std::str::from_utf8(&buf[i..]).unwrap_or_default())
+    }
+}
+
+/// A number as it reads exactly (`Num`'s `Display`), in 64-bit parts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exact {
+    /// A terminating decimal, in its shortest form.
+    Decimal(Fixed),
+    /// `num/den` (negative when `neg`): the decimal would not terminate.
+    Fraction {
+        /// Below zero.
+        neg: bool,
+        /// The numerator's magnitude.
+        num: u64,
+        /// The denominator (2 or more).
+        den: u64,
+    },
+}
+
+/// The places of the decimal of a reduced fraction with denominator `den`
+/// (`None` if it does not terminate: it does iff `den` is 2^a 5^b).
+fn decimal_places(den: u64) -> Option<u32> {
+    let twos = den.trailing_zeros();
+    let (mut rest, mut fives) = (den >> twos, 0);
+    while rest % 5 == 0 {
+        rest /= 5;
+        fives += 1;
+    }
+    (rest == 1).then_some(twos.max(fives))
 }
 
 /// `v / 10^places` as decimal text with exactly `places` places.
@@ -160,10 +266,20 @@ fn scaled_text(v: i128, places: u32) -> String {
     let v = v.unsigned_abs();
     let s = 10u128.pow(places);
     let (int, frac) = (v / s, v % s);
-    if let (Ok(int), Ok(frac)) = (u64::try_from(int), u64::try_from(frac)) {
-        // The same text, written digit by digit: every printed value comes
-        // here, and `format!` costs ten times more.
-        return fixed_text(neg, int, frac, places);
+    if let (Ok(int), Ok(frac), true) = (
+        u64::try_from(int),
+        u64::try_from(frac),
+        places <= FAST_PLACES,
+    ) {
+        let mut out = String::with_capacity(24 + places as usize);
+        Fixed {
+            neg,
+            int,
+            frac,
+            places,
+        }
+        .push_to(&mut out);
+        return out;
     }
     let sign = if neg { "-" } else { "" };
     if places == 0 {
@@ -471,8 +587,67 @@ impl Num {
         Num::from_decimal(d).ok()
     }
 
+    /// `self` rounded half up to `places` places (as [`Num::to_fixed`]),
+    /// in 64-bit parts; `None` where that does not fit (more than
+    /// [`FAST_PLACES`] places, or a scaled value past 64 bits).
+    pub fn fixed(self, places: u32) -> Option<Fixed> {
+        if places > FAST_PLACES {
+            return None;
+        }
+        let (num, den) = (self.num, self.den);
+        if den == 1 {
+            // A whole number: its digits, then zeros.
+            return Some(Fixed {
+                neg: num < 0,
+                int: num.unsigned_abs(),
+                frac: 0,
+                places,
+            });
+        }
+        let scale = POW10[places as usize] as i64;
+        let scaled = num.checked_mul(scale)?;
+        let (q, r) = (scaled.div_euclid(den), scaled.rem_euclid(den));
+        // 2r against den, written so that nothing can overflow; exactly
+        // half goes away from zero (as `round_scaled`).
+        let rounded = match r.cmp(&(den - r)) {
+            Ordering::Greater => q + 1,
+            Ordering::Less => q,
+            Ordering::Equal => q + i64::from(scaled >= 0),
+        };
+        let (abs, scale) = (rounded.unsigned_abs(), scale.unsigned_abs());
+        Some(Fixed {
+            neg: rounded < 0,
+            int: abs / scale,
+            frac: abs % scale,
+            places,
+        })
+    }
+
+    /// The exact text (`Display`) in 64-bit parts; `None` for a terminating
+    /// decimal of more than [`FAST_PLACES`] places.
+    pub fn exact(self) -> Option<Exact> {
+        let (neg, abs, den) = (self.num < 0, self.num.unsigned_abs(), self.den as u64);
+        let Some(places) = decimal_places(den) else {
+            return Some(Exact::Fraction { neg, num: abs, den });
+        };
+        if places > FAST_PLACES {
+            return None;
+        }
+        // `den` divides 10^places: the decimal is exact, nothing to round.
+        let mult = POW10[places as usize] / den;
+        Some(Exact::Decimal(Fixed {
+            neg,
+            int: abs / den,
+            frac: abs % den * mult,
+            places,
+        }))
+    }
+
     /// Decimal text with exactly `places` places, rounded half up (display only).
     pub fn to_fixed(self, places: u32) -> String {
+        if let Some(f) = self.fixed(places) {
+            return f.to_string();
+        }
         match self.round_scaled(places, Rounding::HalfUp) {
             Some((v, _)) => scaled_text(v, places),
             // Too many places to scale: the exact fraction (never `Display`,
@@ -492,24 +667,38 @@ impl Num {
 
     /// Shortest exact decimal text if the fraction terminates, else `None`.
     pub fn to_exact_decimal(self) -> Option<String> {
-        // A reduced fraction terminates iff the denominator has only 2s and 5s.
-        let mut d = self.den;
-        let (mut twos, mut fives) = (0u32, 0u32);
-        while d % 2 == 0 {
-            d /= 2;
-            twos += 1;
+        match self.exact() {
+            Some(Exact::Decimal(d)) => Some(d.to_string()),
+            Some(Exact::Fraction { .. }) => None,
+            None => {
+                // More places than 64 bits hold: scaling to them must fit
+                // i128, or there is no decimal text.
+                let places = decimal_places(self.den as u64)?;
+                let (v, _) = self.round_scaled(places, Rounding::HalfUp)?;
+                Some(scaled_text(v, places))
+            }
         }
-        while d % 5 == 0 {
-            d /= 5;
-            fives += 1;
+    }
+
+    /// Appends the `Display` text to `out`: its exact decimal, else `p/q`.
+    pub fn write_exact(self, out: &mut Vec<u8>) {
+        match self.exact() {
+            Some(Exact::Decimal(d)) => d.write(out),
+            Some(Exact::Fraction { neg, num, den }) => {
+                if neg {
+                    out.push(b'-');
+                }
+                Fixed::int(num).write(out);
+                out.push(b'/');
+                Fixed::int(den).write(out);
+            }
+            None => {
+                let text = self
+                    .to_exact_decimal()
+                    .unwrap_or_else(|| self.fraction_text());
+                out.extend_from_slice(text.as_bytes());
+            }
         }
-        if d != 1 {
-            return None;
-        }
-        let places = twos.max(fives);
-        // Scaling to that many places must fit, or there is no decimal text.
-        let (v, _) = self.round_scaled(places, Rounding::HalfUp)?;
-        Some(scaled_text(v, places))
     }
 }
 
@@ -533,10 +722,10 @@ impl PartialOrd for Num {
 
 impl fmt::Display for Num {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.to_exact_decimal() {
-            Some(s) => f.write_str(&s),
-            None => f.write_str(&self.fraction_text()),
-        }
+        let mut text = Vec::with_capacity(40);
+        self.write_exact(&mut text);
+        // Digits, `-`, `.` and `/`: always UTF-8.
+        f.write_str(std::str::from_utf8(&text).unwrap_or_default())
     }
 }
 
@@ -547,7 +736,7 @@ impl From<i64> for Num {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn q(a: i128, b: i128) -> Num {
@@ -795,6 +984,118 @@ mod tests {
         }
         fn abs_le(self, o: Num) -> bool {
             self.abs_cmp(o).is_le()
+        }
+    }
+
+    /// Numbers of every shape for the printer: whole, terminating and
+    /// repeating fractions, halves on both sides of zero, and the edges of
+    /// 64 bits and of [`FAST_PLACES`] (decimals of more than 18 places).
+    pub(crate) fn printed() -> Vec<Num> {
+        let dens = [
+            1,
+            2,
+            3,
+            4,
+            5,
+            6,
+            7,
+            8,
+            16,
+            20,
+            25,
+            40,
+            64,
+            100,
+            125,
+            128,
+            1000,
+            1024,
+            3125,
+            3 * 1024,
+            1 << 20,
+            1 << 40,
+            1 << 62,
+            5i128.pow(20),
+            5i128.pow(27),
+            i128::from(i64::MAX),
+        ];
+        let nums = (-250..=250).chain([
+            999_999,
+            -999_999,
+            1 << 40,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            i128::from(i64::MAX / 3),
+            i128::from(i64::MIN / 7),
+        ]);
+        let mut out = sample();
+        for num in nums {
+            for den in dens {
+                out.extend(Num::ratio(num, den).ok());
+            }
+        }
+        out
+    }
+
+    /// The reference for `Display`: the shortest decimal by `format!` on
+    /// i128 where the fraction terminates and scales, else `p/q`.
+    fn ref_display(x: Num) -> String {
+        let (a, b) = parts(x);
+        let places = (0..=38u32).find(|&p| 10i128.pow(p) % b == 0);
+        let scaled = places.and_then(|p| a.checked_mul(10i128.pow(p)).map(|v| (p, v / b)));
+        match scaled {
+            Some((0, v)) => format!("{v}"),
+            Some((p, v)) => {
+                let (sign, v, s) = (
+                    if v < 0 { "-" } else { "" },
+                    v.unsigned_abs(),
+                    10u128.pow(p),
+                );
+                format!("{sign}{}.{:0w$}", v / s, v % s, w = p as usize)
+            }
+            None => format!("{a}/{b}"),
+        }
+    }
+
+    /// The one printer ([`Fixed::write`], through `to_fixed`, `Display`,
+    /// `write_exact`, `fixed` and `exact`) against `format!` on i128.
+    #[test]
+    fn printer_matches_format() {
+        for x in printed() {
+            let exact = ref_display(x);
+            assert_eq!(x.to_string(), exact, "{x:?}");
+            let mut written = Vec::new();
+            x.write_exact(&mut written);
+            assert_eq!(String::from_utf8(written).unwrap(), exact, "{x:?}");
+            let terminating = !exact.contains('/');
+            assert_eq!(x.to_exact_decimal(), terminating.then(|| exact.clone()));
+            match x.exact() {
+                Some(Exact::Decimal(d)) => assert_eq!(d.to_string(), exact),
+                Some(Exact::Fraction { .. }) => assert!(!terminating),
+                // More places than 64 bits hold (printed `p/q` if past i128).
+                None => assert!(decimal_places(x.den as u64).is_some_and(|p| p > FAST_PLACES)),
+            }
+            for places in [0, 1, 2, 3, 4, 6, 12, 17, 18, 19, 30] {
+                let text = x.to_fixed(places);
+                let scales = 10i128.checked_pow(places);
+                if scales.and_then(|s| parts(x).0.checked_mul(s)).is_some() {
+                    let v = ref_scaled(x, places, Rounding::HalfUp);
+                    let (sign, v, s) = (
+                        if v < 0 { "-" } else { "" },
+                        v.unsigned_abs(),
+                        10u128.pow(places),
+                    );
+                    let expect = if places == 0 {
+                        format!("{sign}{}", v / s)
+                    } else {
+                        format!("{sign}{}.{:0w$}", v / s, v % s, w = places as usize)
+                    };
+                    assert_eq!(text, expect, "{x:?} to {places}");
+                }
+                if let Some(f) = x.fixed(places) {
+                    assert_eq!(f.to_string(), text, "{x:?} to {places}");
+                }
+            }
         }
     }
 
