@@ -53,6 +53,7 @@ impl Fixed {
     }
 
     /// The text, back to front into `buf`; returns where it starts.
+    #[inline]
     fn digits(self, buf: &mut [u8; 40]) -> usize {
         let mut i = buf.len();
         let mut f = self.frac;
@@ -88,6 +89,7 @@ impl Fixed {
     }
 
     /// Appends the text to `out` (ASCII: `out` stays UTF-8 if it was).
+    #[inline]
     pub fn write(self, out: &mut Vec<u8>) {
         let mut buf = [0u8; 40];
         let i = self.digits(&mut buf);
@@ -129,6 +131,7 @@ pub enum Exact {
 
 /// The places of the decimal of a reduced fraction with denominator `den`
 /// (`None` if it does not terminate: it does iff `den` is 2^a 5^b).
+#[inline]
 pub(super) fn decimal_places(den: u64) -> Option<u32> {
     let twos = den.trailing_zeros();
     let (mut rest, mut fives) = (den >> twos, 0);
@@ -172,6 +175,7 @@ impl Num {
     /// `self` rounded half up to `places` places (as [`Num::to_fixed`]),
     /// in 64-bit parts; `None` where that does not fit (more than
     /// [`FAST_PLACES`] places, or a scaled value past 64 bits).
+    #[inline]
     pub fn fixed(self, places: u32) -> Option<Fixed> {
         if places > FAST_PLACES {
             return None;
@@ -207,6 +211,7 @@ impl Num {
 
     /// The exact text (`Display`) in 64-bit parts; `None` for a terminating
     /// decimal of more than [`FAST_PLACES`] places.
+    #[inline]
     pub fn exact(self) -> Option<Exact> {
         let (neg, abs, den) = (self.num < 0, self.num.unsigned_abs(), self.den as u64);
         let Some(places) = decimal_places(den) else {

@@ -336,6 +336,11 @@ fn better(d: Direction) -> &'static str {
 /// `\\` and control characters (the usual five by letter, the others as
 /// `\u00xx`); everything else as it is.
 pub(super) fn push_json_chars(out: &mut Out, text: &str) {
+    // Most text needs no escape: one quick pass says so.
+    if !text.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(text);
+        return;
+    }
     let bytes = text.as_bytes();
     let mut done = 0;
     for (i, &b) in bytes.iter().enumerate() {

@@ -17,10 +17,10 @@
 //! the text of `Value::display` (the tests below compare the two);
 //! anything else goes through `Value::display` itself.
 //!
-//! One file per output: [`table`], [`markdown`], [`html`], [`csv`],
-//! [`json`], [`explain`], [`procedures`]; the shared pieces: [`cells`] (the
-//! cells of table, Markdown and HTML), [`notes`] (undefined values) and
-//! [`more`] (more digits where a split would print alike).
+//! One file per output: `table`, `markdown`, `html`, `csv`,
+//! `json`, `explain`, `procedures`; the shared pieces: `cells` (the
+//! cells of table, Markdown and HTML), `notes` (undefined values) and
+//! `more` (more digits where a split would print alike).
 
 mod cells;
 mod csv;
@@ -138,6 +138,7 @@ impl<K: PartialEq> Repeat<K> {
         }
     }
 
+    #[inline]
     fn write(&mut self, out: &mut Out, key: K, write: impl FnOnce(&mut Out, &K)) {
         let start = out.len();
         if self.key.as_ref() == Some(&key) {
