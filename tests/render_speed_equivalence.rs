@@ -1,8 +1,8 @@
 //! `src/render.rs` writes every format straight into one buffer, with a
 //! fast path for numbers; this checks it, byte for byte, against the simple
 //! implementation it replaced (kept below as the reference: a `String` per
-//! cell, `Value::display` per value; for JSON the public serde_json tree,
-//! `tb::render::to_json`), on real
+//! cell, `Value::display` per value; for JSON a serde_json tree,
+//! `reference::to_json`, pretty-printed by serde_json), on real
 //! standings and on standings made hostile (names and values that need
 //! escaping in every format, every kind of value, duplicate labels,
 //! unresolved and shared places, no columns, no rows).
@@ -45,11 +45,12 @@ fn check(what: &str, s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) {
             );
         }
     }
-    // The public tree of the JSON document prints the same text.
-    let tree = tb::render::to_json(s, event, rs, meta);
+    // The document reads back as the reference tree.
+    let text = tb::render::render(s, event, rs, meta, Format::Json);
+    let back: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(
-        serde_json::to_string_pretty(&tree).unwrap() + "\n",
-        tb::render::render(s, event, rs, meta, Format::Json),
+        back,
+        reference::to_json(s, event, rs, meta),
         "{what}, to_json"
     );
     let n = event.participants.len();
@@ -233,6 +234,7 @@ fn every_format_matches_the_reference_on_hostile_standings() {
 /// The implementation `src/render.rs` had before it wrote into one buffer,
 /// unchanged but for the paths.
 mod reference {
+    use serde_json::{json, Map, Value as Json};
     use std::collections::HashMap;
     use tb::eval::Value;
     use tb::model::Event;
@@ -286,14 +288,86 @@ mod reference {
         match fmt {
             Format::Table => table(s, event, rs, meta),
             Format::Json => {
-                serde_json::to_string_pretty(&tb::render::to_json(s, event, rs, meta))
-                    .unwrap_or_default()
+                serde_json::to_string_pretty(&to_json(s, event, rs, meta)).unwrap_or_default()
                     + "\n"
             }
             Format::Csv => csv(s, event),
             Format::Markdown => markdown(s, event, rs, meta),
             Format::Html => html(s, event, rs, meta),
         }
+    }
+
+    /// The JSON document as a serde_json tree (what `src/render/json.rs`
+    /// writes directly; it was `tb::render::to_json`).
+    pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json {
+        let more = tb::render::more_digits(s);
+        let rows: Vec<Json> = s
+            .rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let p = &event.participants[r.pid];
+                let mut values = Map::new();
+                let mut exact = Map::new();
+                for (ci, (v, c)) in r.values.iter().zip(&s.columns).enumerate() {
+                    // `values` holds decimal strings or null, nothing else (the
+                    // contract); an infinite quotient is null there and
+                    // "infinity" in `exact`.
+                    let shown = match (v, more.get(&(i, ci))) {
+                        (Value::Inf, _) => Json::Null,
+                        (_, Some(t)) => Json::String(t.clone()),
+                        (_, None) => v.display(c.decimals).map(Json::String).unwrap_or(Json::Null),
+                    };
+                    values.insert(c.label.clone(), shown);
+                    let ex = match v {
+                        Value::Num(n) => Json::String(n.to_string()),
+                        Value::Inf => Json::String("infinity".into()),
+                        Value::Undef => Json::Null,
+                        other => other.display(None).map(Json::String).unwrap_or(Json::Null),
+                    };
+                    exact.insert(c.label.clone(), ex);
+                }
+                json!({
+                    "rank": r.rank,
+                    "id": p.id,
+                    "name": p.name,
+                    "shared": is_shared(s, i),
+                    "values": values,
+                    "exact": exact,
+                    "decided_by": r.decided_by.as_ref().map(|d| json!({"procedure": d.procedure, "criterion": d.criterion, "cite": d.cite})),
+                    "unresolved": r.unresolved,
+                })
+            })
+            .collect();
+        let better = |d: Direction| match d {
+            Direction::Desc => "higher",
+            Direction::Asc => "lower",
+        };
+        let columns: Vec<Json> = s
+            .columns
+            .iter()
+            .map(|c| json!({"label": c.label, "cite": c.cite, "better": better(c.dir), "reversed": c.reversed}))
+            .collect();
+        let undefined: Vec<Json> = s
+            .undefined
+            .iter()
+            .map(|u| {
+                let p = &event.participants[u.pid];
+                json!({"id": p.id, "name": p.name, "criterion": u.criterion,
+                       "cite": u.cite, "reason": u.reason, "cause": u.cause, "decided": u.decided})
+            })
+            .collect();
+        json!({
+            "ruleset": {"name": meta.ruleset, "title": rs.title, "source": rs.source_doc, "edition": rs.edition},
+            "event": {"name": event.name, "participants": event.participants.len(), "rounds": event.rounds},
+            "columns": columns,
+            "standings": rows,
+            "notes": meta.notes,
+            "warnings": event.warnings,
+            "lots_seed": s.lots_seed,
+            "undefined": undefined,
+            "undefined_more": s.undefined_more,
+        })
     }
 
     fn header_cells(s: &Standings) -> Vec<String> {
