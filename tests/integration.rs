@@ -40,6 +40,7 @@ mod load_csv;
 mod load_native;
 mod load_trf;
 mod native_fast;
+mod native_schema;
 mod perf_events;
 mod render_speed_equivalence;
 mod seed_001_cards;

@@ -1,6 +1,6 @@
 //! One-pass reader for native JSON: a valid event straight from the text to an [`Event`], no value tree.
 //!
-//! The tree path in `native.rs` keeps a span for every key and value so it
+//! The tree path (`build`) keeps a span for every key and value so it
 //! can point at any mistake; for a large event that tree costs several times
 //! the event itself in time and memory. Most files have no mistake, so this
 //! reader goes once through the text, keeps each game and bye as a small
@@ -17,26 +17,34 @@
 //! accepts too and builds into the same event: `tests/native_fast.rs` checks
 //! the two against each other.
 //!
-//! The rules below mirror the tree path's (`read_participant`, `read_game`,
-//! `read_bye`, ...) and share its helpers, so a change to the schema must be
-//! made in both places; that test fails if it is not.
+//! It mirrors the tree path: `build::build` and its readers
+//! (`build::read_participant`, `game::read_game`, `game::read_bye`, ...),
+//! the reference for every rule here. Which keys are fields of which
+//! table, and which fields this reader leaves to the tree path, it takes
+//! from [`schema`], as the tree path does; the rules for each field's
+//! value it shares where it can (`parse_result`, `participant_warnings`,
+//! ...). `tests/native_schema.rs` checks that both readers take every field
+//! of the schema.
+//!
+//! The parts: `lex` (strict JSON tokens and typed values, participant ids),
+//! `recs` (the compact game and bye records, and the entries made from
+//! them); this file reads the schema's tables.
 
-use super::{
-    canonical_order, compare, flip, num_from_text, parse_result, participant_warnings, Res,
-    DECISION_FIELDS, EVENT_FIELDS, MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS,
-    MEMBER_FIELDS, PARTICIPANT_FIELDS, ROUND_FIELDS, SCORING_FIELDS,
-};
+mod lex;
+mod recs;
+
+use super::checks::{canonical_order, session_mismatches, without_field};
+use super::game::{compare, flip, parse_result, Res};
+use super::schema;
+use super::{MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS};
 use crate::model::{
-    Decision, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side,
-    Sport, Status, System, UnitId,
+    Decision, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Sport, Status, System,
+    UnitId,
 };
 use crate::num::Num;
+use lex::{Ids, Lex};
+use recs::{ByeRec, Extra, GameRec, Recs, DERIVED, DRAW, LOSS, NO_EXTRA, NO_GAMES, ONE, WIN};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
-
-/// Events from this many participant-rounds on have their participants'
-/// entries made in two halves at once (with two threads or more).
-const PARALLEL_ENTRIES: usize = 20_000;
 
 /// Read a whole native JSON event with at most `threads` threads, or `None`
 /// to leave it to the tree path. The event never depends on `threads`.
@@ -63,528 +71,6 @@ pub(super) fn load(text: &str, threads: usize) -> Option<Event> {
     r.root(&mut lx)?;
     r.finish(threads)
 }
-
-// ---------------------------------------------------------------------------
-// Strict JSON tokens
-// ---------------------------------------------------------------------------
-
-/// A cursor over the text. Every reader takes exactly the JSON grammar (as
-/// strict as serde_json, which the tree path uses to check syntax) or less:
-/// anything else is `None`.
-struct Lex<'a> {
-    text: &'a str,
-    b: &'a [u8],
-    i: usize,
-}
-
-/// An open object or array: whether the first element is still to come, and
-/// the byte that closes it.
-struct Seq {
-    first: bool,
-    close: u8,
-}
-
-impl<'a> Lex<'a> {
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
-            self.i += 1;
-        }
-    }
-
-    /// The next byte after white space, not taken.
-    fn peek(&mut self) -> Option<u8> {
-        self.ws();
-        self.b.get(self.i).copied()
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.i += 1)
-    }
-
-    fn object(&mut self) -> Option<Seq> {
-        self.eat(b'{')?;
-        Some(Seq {
-            first: true,
-            close: b'}',
-        })
-    }
-
-    fn array(&mut self) -> Option<Seq> {
-        self.eat(b'[')?;
-        Some(Seq {
-            first: true,
-            close: b']',
-        })
-    }
-
-    /// Whether `s` has another element; if so the cursor is at it. A comma
-    /// must come between elements and never before the closing bracket.
-    fn more(&mut self, s: &mut Seq) -> Option<bool> {
-        let c = self.peek()?;
-        if s.first {
-            s.first = false;
-            if c == s.close {
-                self.i += 1;
-                return Some(false);
-            }
-            return Some(true);
-        }
-        self.i += 1;
-        match c {
-            b',' => Some(true),
-            _ if c == s.close => Some(false),
-            _ => None,
-        }
-    }
-
-    /// The next key of object `s` with the cursor at its value; `Some(None)`
-    /// at the end of the object.
-    fn key(&mut self, s: &mut Seq) -> Option<Option<Cow<'a, str>>> {
-        if !self.more(s)? {
-            return Some(None);
-        }
-        let k = self.string()?;
-        self.eat(b':')?;
-        Some(Some(k))
-    }
-
-    /// A string: borrowed from the text when it has no escapes.
-    fn string(&mut self) -> Option<Cow<'a, str>> {
-        if self.peek()? != b'"' {
-            return None;
-        }
-        let open = self.i;
-        let len = self.b[open + 1..]
-            .iter()
-            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)?;
-        let j = open + 1 + len;
-        match self.b[j] {
-            b'"' => {
-                self.i = j + 1;
-                Some(Cow::Borrowed(&self.text[open + 1..j]))
-            }
-            b'\\' => self.escaped(open),
-            // JSON forbids raw control characters in strings.
-            _ => None,
-        }
-    }
-
-    /// A string with escapes, decoded by serde_json exactly as the tree path
-    /// decodes it (an invalid escape is an error there, so `None` here).
-    fn escaped(&mut self, open: usize) -> Option<Cow<'a, str>> {
-        let mut j = open + 1;
-        loop {
-            match *self.b.get(j)? {
-                b'"' => break,
-                b'\\' => j += 2,
-                c if c < 0x20 => return None,
-                _ => j += 1,
-            }
-        }
-        let s = serde_json::from_str::<String>(self.text.get(open..=j)?).ok()?;
-        self.i = j + 1;
-        Some(Cow::Owned(s))
-    }
-
-    /// A number literal as written. Longer than 40 characters is given up:
-    /// no such number is exact in tb, and serde_json refuses some of them
-    /// (out of range of an f64).
-    fn number(&mut self) -> Option<&'a str> {
-        self.ws();
-        let start = self.i;
-        if self.b.get(self.i) == Some(&b'-') {
-            self.i += 1;
-        }
-        match *self.b.get(self.i)? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => self.digits()?,
-            _ => return None,
-        }
-        if self.b.get(self.i) == Some(&b'.') {
-            self.i += 1;
-            self.digits()?;
-        }
-        if let Some(b'e' | b'E') = self.b.get(self.i) {
-            self.i += 1;
-            if let Some(b'+' | b'-') = self.b.get(self.i) {
-                self.i += 1;
-            }
-            self.digits()?;
-        }
-        (self.i - start <= 40).then(|| &self.text[start..self.i])
-    }
-
-    /// One or more digits.
-    fn digits(&mut self) -> Option<()> {
-        let start = self.i;
-        while self.b.get(self.i).is_some_and(u8::is_ascii_digit) {
-            self.i += 1;
-        }
-        (self.i > start).then_some(())
-    }
-
-    // Typed values, read as the tree path's `Cx` helpers read them.
-
-    /// `Cx::string`.
-    fn text(&mut self) -> Option<String> {
-        self.string().map(Cow::into_owned)
-    }
-
-    /// `Cx::num`: a number literal, or a number written as a string.
-    fn num(&mut self) -> Option<Num> {
-        if self.peek()? == b'"' {
-            Num::parse(&self.string()?)
-        } else {
-            num_from_text(self.number()?)
-        }
-    }
-
-    /// `Cx::whole`.
-    fn whole(&mut self) -> Option<i64> {
-        let x = self.num()?;
-        if !x.is_integer() {
-            return None;
-        }
-        i64::try_from(x.numer()).ok()
-    }
-
-    /// `Cx::count`.
-    fn count(&mut self) -> Option<u32> {
-        u32::try_from(self.whole()?).ok()
-    }
-
-    /// `Cx::id`: a string, or a whole number kept as its text.
-    fn id(&mut self) -> Option<Cow<'a, str>> {
-        let s = if self.peek()? == b'"' {
-            self.string()?
-        } else {
-            let t = self.number()?;
-            if !t.bytes().all(|b| b.is_ascii_digit() || b == b'-') {
-                return None;
-            }
-            Cow::Borrowed(t)
-        };
-        (!s.trim().is_empty()).then_some(s)
-    }
-
-    /// A number literal that `dense_key` takes (plain digits, no leading
-    /// zero, below `DENSE_LIMIT`), read in one go; otherwise `None` with the
-    /// cursor where it was.
-    fn small_whole(&mut self) -> Option<usize> {
-        self.ws();
-        let start = self.i;
-        let mut n = 0usize;
-        while let Some(&c) = self.b.get(self.i).filter(|c| c.is_ascii_digit()) {
-            n = n * 10 + usize::from(c - b'0');
-            self.i += 1;
-            if self.i - start > 7 {
-                break;
-            }
-        }
-        let plain = !matches!(self.b.get(self.i), Some(b'0'..=b'9' | b'.' | b'e' | b'E'));
-        if self.i > start && self.b[start] != b'0' && plain && n < DENSE_LIMIT {
-            return Some(n);
-        }
-        self.i = start;
-        None
-    }
-
-    /// `Cx::pair`: exactly two numbers.
-    fn pair(&mut self) -> Option<[Num; 2]> {
-        self.eat(b'[')?;
-        let a = self.num()?;
-        self.eat(b',')?;
-        let b = self.num()?;
-        self.eat(b']')?;
-        Some([a, b])
-    }
-
-    /// `once`, then the value: `Some(None)` when it is `null`, which the tree
-    /// path takes as a field left out (the `null` is passed over).
-    fn field(
-        &mut self,
-        seen: &mut u32,
-        fields: &[&'static str],
-        key: &str,
-    ) -> Option<Option<&'static str>> {
-        let f = once(seen, fields, key)?;
-        Some((!self.null()).then_some(f))
-    }
-
-    /// Pass over a `null`, if that is what comes next.
-    fn null(&mut self) -> bool {
-        let null = self.peek() == Some(b'n') && self.b[self.i..].starts_with(b"null");
-        if null {
-            self.i += 4;
-        }
-        null
-    }
-
-    /// `Cx::values`: a table of numbers.
-    fn values(&mut self) -> Option<BTreeMap<String, Num>> {
-        let mut s = self.object()?;
-        let mut out = BTreeMap::new();
-        while let Some(k) = self.key(&mut s)? {
-            let x = self.num()?;
-            if out.insert(k.into_owned(), x).is_some() {
-                return None; // a repeated key
-            }
-        }
-        Some(out)
-    }
-}
-
-/// The field of `fields` that `key` names, the first time it is seen (bit i
-/// of `seen` marks field i); `None` for an unknown or repeated key.
-fn once(seen: &mut u32, fields: &[&'static str], key: &str) -> Option<&'static str> {
-    let i = fields.iter().position(|f| *f == key)?;
-    first(seen, i)?;
-    Some(fields[i])
-}
-
-/// Mark field `i` seen; `None` if it was already.
-fn first(seen: &mut u32, i: usize) -> Option<()> {
-    if *seen & (1 << i) != 0 {
-        return None;
-    }
-    *seen |= 1 << i;
-    Some(())
-}
-
-// ---------------------------------------------------------------------------
-// Participant ids
-// ---------------------------------------------------------------------------
-
-/// Ids below this that are plain whole numbers (the usual case: starting
-/// numbers) index a table directly instead of being hashed.
-const DENSE_LIMIT: usize = 1 << 21;
-
-/// Participant ids to indexes.
-#[derive(Default)]
-struct Ids<'a> {
-    /// By number, for ids `dense_key` accepts; `u32::MAX` is no participant.
-    dense: Vec<u32>,
-    /// Every other id.
-    other: HashMap<Cow<'a, str>, Pid>,
-}
-
-/// The number of an id written as a plain whole number (`"17"` or `17`, no
-/// sign, no leading zero), below [`DENSE_LIMIT`].
-fn dense_key(id: &str) -> Option<usize> {
-    let b = id.as_bytes();
-    if b.is_empty() || b.len() > 7 || b[0] == b'0' || !b.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    id.parse().ok().filter(|&n| n < DENSE_LIMIT)
-}
-
-impl<'a> Ids<'a> {
-    fn get(&self, id: &str) -> Option<Pid> {
-        match dense_key(id) {
-            Some(n) => self.by_number(n),
-            None => self.other.get(id).copied(),
-        }
-    }
-
-    /// The participant whose id is the number `n`, for `n` that `dense_key`
-    /// gives.
-    fn by_number(&self, n: usize) -> Option<Pid> {
-        match self.dense.get(n) {
-            Some(&p) if p != u32::MAX => Some(p as Pid),
-            _ => None,
-        }
-    }
-
-    /// Add an id; `None` if it is taken.
-    fn insert(&mut self, id: Cow<'a, str>, pid: Pid) -> Option<()> {
-        if self.get(&id).is_some() {
-            return None;
-        }
-        match dense_key(&id) {
-            Some(n) => {
-                if self.dense.len() <= n {
-                    self.dense.resize(n + 1, u32::MAX);
-                }
-                // Pids stay below MAX_PARTICIPANTS, far below u32::MAX.
-                self.dense[n] = u32::try_from(pid).ok()?;
-            }
-            None => {
-                self.other.insert(id, pid);
-            }
-        }
-        Some(())
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Records
-// ---------------------------------------------------------------------------
-
-// Games and byes are kept as small records while the text is read, and the
-// participants' entries are made from them at the end, one participant after
-// the other. Writing each entry as its game is read would touch a different
-// participant's memory at every step; at 100,000 players that costs more
-// than all the rest of the reading.
-
-/// One game as read. Reading the games back at the end is a jump to a
-/// random game for every entry, so a game takes 32 bytes, aligned: one
-/// cache line for two games. What few games have is kept aside (`Extra`).
-#[repr(align(32))]
-struct GameRec {
-    /// Home, away. (Participant indexes stay below `MAX_PARTICIPANTS`, and
-    /// record indexes below the input size: all fit in a u32.)
-    pids: [u32; 2],
-    /// Home's and away's points, as indexes in `Recs::nums`.
-    points: [u32; 2],
-    /// Index in `Recs::extras`, or `NO_EXTRA`.
-    extra: u32,
-    /// At most `MAX_ROUNDS`. The session is `Recs::sessions[round]`.
-    round: u16,
-    /// A card result: games won by home, won by away, drawn (each at most
-    /// 9999); `NO_GAMES` when the result is not one.
-    games: [u16; 3],
-    status: [Status; 2],
-    outcome: [Outcome; 2],
-}
-
-const NO_EXTRA: u32 = u32::MAX;
-const NO_GAMES: [u16; 3] = [u16::MAX; 3];
-
-/// A game's weight other than 1, or units written in it.
-struct Extra {
-    /// Index in `Recs::nums`.
-    weight: u32,
-    /// `Recs::game_units[at..at + len]`.
-    units: (u32, u32),
-}
-
-/// One bye as read.
-struct ByeRec {
-    pid: u32,
-    round: u32,
-    session: u32,
-    status: Status,
-    /// Index in `Recs::nums`.
-    points: u32,
-    /// `Recs::bye_units[at..at + len]`.
-    units: (u32, u32),
-}
-
-/// The units a card result gives, unless the game writes them itself.
-const DERIVED: [&str; 3] = ["games_won", "games_lost", "games_drawn"];
-
-/// Slots of `Recs::nums` that are filled from the start.
-const WIN: u32 = 0;
-const DRAW: u32 = 1;
-const LOSS: u32 = 2;
-const ONE: u32 = 3;
-
-#[derive(Default)]
-struct Recs {
-    games: Vec<GameRec>,
-    extras: Vec<Extra>,
-    byes: Vec<ByeRec>,
-    /// The session of each round that has games, by round number (round
-    /// numbers of round objects with games are all different).
-    sessions: Vec<u32>,
-    /// The values records point at: the scoring's win, draw and loss, 1,
-    /// then every other value as it was read.
-    nums: Vec<Num>,
-    game_units: Vec<(UnitId, [Num; 2])>,
-    bye_units: Vec<(UnitId, Num)>,
-    /// The unit ids of `DERIVED`, once units are in their final order.
-    derived: [UnitId; 3],
-}
-
-impl Recs {
-    /// Index of a value added to `nums`.
-    fn num(&mut self, x: Num) -> u32 {
-        self.nums.push(x);
-        (self.nums.len() - 1) as u32
-    }
-
-    /// The round of reference `r`: `2g + side` for side `side` of game `g`,
-    /// `2 * games + b` for bye `b`.
-    fn round_of(&self, r: usize) -> u32 {
-        match self.games.get(r / 2) {
-            Some(g) => u32::from(g.round),
-            None => self.byes[r - 2 * self.games.len()].round,
-        }
-    }
-
-    /// The entry reference `r` gives: what `read_game` and `read_bye` build.
-    fn entry(&self, r: usize, scoring: &Scoring) -> Entry {
-        let Some(g) = self.games.get(r / 2) else {
-            let b = &self.byes[r - 2 * self.games.len()];
-            let mut e = Entry::unplayed(b.round, b.status, self.nums[b.points as usize], scoring);
-            e.session = b.session;
-            let (at, len) = (b.units.0 as usize, b.units.1 as usize);
-            let mut units = self.bye_units[at..at + len].to_vec();
-            units.sort_by_key(|(u, _)| *u);
-            e.set_units(units);
-            return e;
-        };
-        let s = r % 2;
-        let (weight, written) = match self.extras.get(g.extra as usize) {
-            Some(x) => {
-                let (at, len) = (x.units.0 as usize, x.units.1 as usize);
-                (x.weight, &self.game_units[at..at + len])
-            }
-            None => (ONE, &[][..]),
-        };
-        Entry {
-            round: u32::from(g.round),
-            session: self.sessions[usize::from(g.round)],
-            stage: crate::model::Stage::Unstated,
-            opponent: Some(g.pids[1 - s] as Pid),
-            partner: None,
-            status: g.status[s],
-            outcome: g.outcome[s],
-            points: self.nums[g.points[s] as usize],
-            side: Some(if s == 0 { Side::First } else { Side::Second }),
-            weight: self.nums[weight as usize],
-            extra: EntryExtra::new(
-                self.game_units_of(g, written, s),
-                self.game_units_of(g, written, 1 - s),
-                Vec::new(),
-            ),
-        }
-    }
-
-    /// Side `s`'s units in game `g`, sorted by unit: those its card result
-    /// gives, unless written out, and those written out.
-    fn game_units_of(
-        &self,
-        g: &GameRec,
-        written: &[(UnitId, [Num; 2])],
-        s: usize,
-    ) -> Vec<(UnitId, Num)> {
-        let cards = g.games != NO_GAMES;
-        let mut units = Vec::with_capacity(if cards { 3 } else { 0 } + written.len());
-        if cards {
-            let [w, l, d] = g.games;
-            // Home won w and lost l; away the other way round.
-            let vals = if s == 0 { [w, l, d] } else { [l, w, d] };
-            // Unit ids follow the names, so games_drawn, games_lost,
-            // games_won is their order.
-            for i in [2, 1, 0] {
-                let u = self.derived[i];
-                if !written.iter().any(|(w, _)| *w == u) {
-                    units.push((u, Num::int(i64::from(vals[i]))));
-                }
-            }
-        }
-        if !written.is_empty() {
-            units.extend(written.iter().map(|(u, pair)| (*u, pair[s])));
-            units.sort_by_key(|(u, _)| *u);
-        }
-        units
-    }
-}
-
-// ---------------------------------------------------------------------------
-// The schema
-// ---------------------------------------------------------------------------
 
 struct Reader<'a> {
     ev: Event,
@@ -619,14 +105,14 @@ impl<'a> Reader<'a> {
     fn root(&mut self, lx: &mut Lex<'a>) -> Option<()> {
         let mut s = lx.object()?;
         let mut seen = 0;
-        let fields = &["event", "participants", "rounds", "decisions"];
+        let rounds_seen = schema::ROOT.find("rounds").map_or(0, |i| 1 << i);
         while let Some(key) = lx.key(&mut s)? {
-            let Some(field) = lx.field(&mut seen, fields, &key)? else {
+            let Some(field) = lx.field(&mut seen, &schema::ROOT, &key)? else {
                 continue;
             };
             // Games name participants and are read with the event's sport
             // and scoring: those must come first.
-            let late = seen & 0b0100 != 0;
+            let late = seen & rounds_seen != 0;
             match field {
                 "event" if !late => self.header(lx)?,
                 "participants" if !late => self.participants(lx)?,
@@ -647,7 +133,7 @@ impl<'a> Reader<'a> {
         let mut sport = Sport::Chess;
         let mut scoring: [Option<Num>; 3] = [None; 3];
         while let Some(key) = lx.key(&mut s)? {
-            let Some(field) = lx.field(&mut seen, EVENT_FIELDS, &key)? else {
+            let Some(field) = lx.field(&mut seen, &schema::EVENT, &key)? else {
                 continue;
             };
             let ev = &mut self.ev;
@@ -693,7 +179,7 @@ impl<'a> Reader<'a> {
                     let mut t = lx.object()?;
                     let mut seen = 0;
                     while let Some(k) = lx.key(&mut t)? {
-                        let Some(field) = lx.field(&mut seen, SCORING_FIELDS, &k)? else {
+                        let Some(field) = lx.field(&mut seen, &schema::SCORING, &k)? else {
                             continue;
                         };
                         let i = match field {
@@ -772,7 +258,7 @@ impl<'a> Reader<'a> {
         let mut seen = 0;
         let (mut round, mut session) = (None, 1);
         while let Some(key) = lx.key(&mut s)? {
-            let Some(field) = lx.field(&mut seen, ROUND_FIELDS, &key)? else {
+            let Some(field) = lx.field(&mut seen, &schema::ROUND, &key)? else {
                 continue;
             };
             match field {
@@ -878,44 +364,32 @@ impl<'a> Reader<'a> {
             (None, None, None, None, None);
         let mut units: Vec<(Cow<'a, str>, [Num; 2])> = Vec::new();
         while let Some(key) = lx.key(&mut s)? {
-            // Matched directly, not through a field list: there is a game
-            // for every two entries of the event.
-            let field = match key.as_ref() {
-                "home" => 0,
-                "away" => 1,
-                "result" => 2,
-                "points" => 3,
-                "weight" => 4,
-                "boards" => 5,
-                "home_partner" => 6,
-                "away_partner" => 7,
-                _ => {
-                    // Every other key is a unit: [home, away].
-                    if units.iter().any(|(n, _)| *n == key) {
-                        return None;
-                    }
-                    let pair = lx.pair()?;
-                    units.push((key, pair));
-                    continue;
+            let Some(i) = schema::GAME.find(&key) else {
+                // Every other key is a unit: [home, away].
+                if units.iter().any(|(n, _)| *n == key) {
+                    return None;
                 }
+                let pair = lx.pair()?;
+                units.push((key, pair));
+                continue;
             };
-            first(&mut seen, field)?;
-            if lx.null() {
+            let Some(field) = lx.field_at(&mut seen, &schema::GAME, i)? else {
                 continue; // a field left out
-            }
+            };
             match field {
-                0 => home = Some(self.lookup(lx)?),
-                1 => away = Some(self.lookup(lx)?),
-                2 => result = Some(lx.string()?),
-                3 => points = Some(lx.pair()?),
-                4 => {
+                "home" => home = Some(self.lookup(lx)?),
+                "away" => away = Some(self.lookup(lx)?),
+                "result" => result = Some(lx.string()?),
+                "points" => points = Some(lx.pair()?),
+                "weight" => {
                     let w = lx.num()?;
                     if w <= Num::ZERO {
                         return None;
                     }
                     weight = Some(w);
                 }
-                // Boards and partners: left to the tree path.
+                // Boards and partners: the schema leaves them to the tree
+                // path, so `field_at` has given up on them already.
                 _ => return None,
             }
         }
@@ -1037,27 +511,21 @@ impl<'a> Reader<'a> {
         let (mut who, mut status, mut points) = (None, Status::PairingBye, None);
         let mut units: Vec<(Cow<'a, str>, Num)> = Vec::new();
         while let Some(key) = lx.key(&mut s)? {
-            let field = match key.as_ref() {
-                "id" => 0,
-                "type" => 1,
-                "points" => 2,
-                _ => {
-                    // Every other key is a unit: one number.
-                    if units.iter().any(|(n, _)| *n == key) {
-                        return None;
-                    }
-                    let x = lx.num()?;
-                    units.push((key, x));
-                    continue;
+            let Some(i) = schema::BYE.find(&key) else {
+                // Every other key is a unit: one number.
+                if units.iter().any(|(n, _)| *n == key) {
+                    return None;
                 }
+                let x = lx.num()?;
+                units.push((key, x));
+                continue;
             };
-            first(&mut seen, field)?;
-            if lx.null() {
+            let Some(field) = lx.field_at(&mut seen, &schema::BYE, i)? else {
                 continue; // a field left out
-            }
+            };
             match field {
-                0 => who = Some(self.lookup(lx)?),
-                1 => {
+                "id" => who = Some(self.lookup(lx)?),
+                "type" => {
                     status = match lx.string()?.as_ref() {
                         "pairing" => Status::PairingBye,
                         "full" => Status::FullBye,
@@ -1067,7 +535,8 @@ impl<'a> Reader<'a> {
                         _ => return None,
                     }
                 }
-                _ => points = Some(lx.num()?),
+                "points" => points = Some(lx.num()?),
+                _ => return None,
             }
         }
         let at = self.recs.bye_units.len() as u32;
@@ -1113,7 +582,7 @@ impl<'a> Reader<'a> {
             let mut seen = 0;
             let (mut order, mut reason) = (None, None);
             while let Some(key) = lx.key(&mut t)? {
-                let Some(field) = lx.field(&mut seen, DECISION_FIELDS, &key)? else {
+                let Some(field) = lx.field(&mut seen, &schema::DECISION, &key)? else {
                     continue;
                 };
                 if field == "order" {
@@ -1167,77 +636,7 @@ impl<'a> Reader<'a> {
             *slot = ev.find_unit(name).unwrap_or_default();
         }
 
-        // Each participant's games and byes (references as in
-        // `Recs::round_of`), grouped by participant: a counting sort.
-        let mut start = vec![0u32; n + 1];
-        for g in &recs.games {
-            start[g.pids[0] as usize + 1] += 1;
-            start[g.pids[1] as usize + 1] += 1;
-        }
-        for b in &recs.byes {
-            start[b.pid as usize + 1] += 1;
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut next = start.clone();
-        let mut refs = vec![0u32; start[n] as usize];
-        let owners = recs.games.iter().flat_map(|g| g.pids);
-        let owners = owners.chain(recs.byes.iter().map(|b| b.pid));
-        for (r, pid) in (0..).zip(owners) {
-            refs[next[pid as usize] as usize] = r;
-            next[pid as usize] += 1;
-        }
-        drop(next);
-
-        // As `Event::complete_rounds` then `add_warnings`, a participant at a
-        // time: exactly one entry per round (nobody appears twice in one),
-        // the unplayed ones absent with zero points.
-        let scoring = ev.scoring;
-        let absent = Entry::unplayed(0, Status::Absent, scoring.loss, &scoring);
-        let rounds = ev.rounds as usize;
-        // The entries of participants `ps`, the first of them `first`, and
-        // their warnings in order.
-        let build = |ps: &mut [Participant], first: usize| -> Vec<String> {
-            let mut warnings = Vec::new();
-            // This participant's reference in each round (usize::MAX: none).
-            let mut by_round = vec![usize::MAX; rounds];
-            for (pid, p) in (first..).zip(ps.iter_mut()) {
-                for &r in &refs[start[pid] as usize..start[pid + 1] as usize] {
-                    let r = r as usize;
-                    by_round[recs.round_of(r) as usize - 1] = r;
-                }
-                let mut entries = Vec::with_capacity(by_round.len());
-                for (round, r) in (1..).zip(&mut by_round) {
-                    entries.push(if *r == usize::MAX {
-                        let mut e = absent.clone();
-                        e.round = round;
-                        e
-                    } else {
-                        recs.entry(std::mem::replace(r, usize::MAX), &scoring)
-                    });
-                }
-                p.entries = entries;
-                participant_warnings(p, &mut warnings);
-            }
-            warnings
-        };
-        // A large event's second half of participants on another thread.
-        let mid = if threads >= 2 && n.saturating_mul(rounds) >= PARALLEL_ENTRIES {
-            n / 2
-        } else {
-            n
-        };
-        let (head, tail) = ev.participants.split_at_mut(mid);
-        let (mut warnings, rest) = std::thread::scope(|s| {
-            let job = (!tail.is_empty()).then(|| s.spawn(|| build(tail, mid)));
-            let warnings = build(head, 0);
-            let rest = job.map(|j| j.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-            (warnings, rest)
-        });
-        warnings.extend(rest.unwrap_or_default());
-        ev.warnings
-            .extend(warnings.into_iter().map(crate::model::Warning::from));
+        recs.fill_entries(&mut ev, threads);
         // Bridge knockouts (stages, carry-over) and declared session scores
         // that disagree with the games: the tree path reports or notes them.
         if ev.sport == Sport::Bridge
@@ -1245,7 +644,7 @@ impl<'a> Reader<'a> {
         {
             return None;
         }
-        if !super::session_mismatches(&ev).is_empty() || !super::without_field(&ev).is_empty() {
+        if !session_mismatches(&ev).is_empty() || !without_field(&ev).is_empty() {
             return None;
         }
         // The names the file carries (no lines: this reader keeps no spans).
@@ -1261,7 +660,7 @@ fn read_participant<'a>(lx: &mut Lex<'a>) -> Option<(Participant, Cow<'a, str>)>
     let mut p = Participant::new(String::new(), String::new());
     let (mut id, mut name) = (None, None);
     while let Some(key) = lx.key(&mut s)? {
-        let Some(field) = lx.field(&mut seen, PARTICIPANT_FIELDS, &key)? else {
+        let Some(field) = lx.field(&mut seen, &schema::PARTICIPANT, &key)? else {
             continue;
         };
         match field {
@@ -1315,7 +714,7 @@ fn read_member(lx: &mut Lex) -> Option<Member> {
     let mut seen = 0;
     let (mut id, mut name, mut rating) = (None, None, None);
     while let Some(key) = lx.key(&mut t)? {
-        let Some(field) = lx.field(&mut seen, MEMBER_FIELDS, &key)? else {
+        let Some(field) = lx.field(&mut seen, &schema::MEMBER, &key)? else {
             continue;
         };
         match field {
