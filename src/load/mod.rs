@@ -1,4 +1,20 @@
 //! Loaders: each data format to one [`crate::model::Event`], with precise diagnostics.
+//!
+//! In: a [`Source`] (a file's name and its text, already read; nothing
+//! here touches the file system). Out: one [`Event`], the tournament model
+//! every later stage reads, or a [`Diag`] (one, or many gathered under
+//! one) that points into the text. The format is told by the file name,
+//! else by the text ([`Format::detect`]).
+//!
+//! Formats: `native` (TOML and JSON, one schema: `native::schema`), `trf`
+//! (FIDE TRF16 / TRF-26), `csv` (card-game match lists, built through the
+//! native schema), `usebio` (bridge results). Large files are read in two
+//! halves at once by `crate::par`'s rule; the event never depends on the
+//! number of threads.
+//!
+//! Imports: `model`, `diag`, `num`, `text`, `par` only. Never `eval`,
+//! `check`, `plan`, `rank`, `render` or `syntax`: loading knows nothing of
+//! rulesets or tie-breaks.
 
 use crate::diag::{Diag, Source};
 use crate::model::Event;

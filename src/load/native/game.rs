@@ -150,6 +150,29 @@ fn unit_id(cx: &mut Cx, ev: &mut Event, name: &str, span: Span) -> Option<UnitId
     Some(ev.unit_id(name))
 }
 
+/// A game as written: each key read, with the diagnostics for its value.
+struct Written {
+    /// Each side's participant: `None` where its id was wrong (reported),
+    /// `Some(None)` where it was not given.
+    home: Option<Option<(Pid, Span)>>,
+    away: Option<Option<(Pid, Span)>>,
+    home_partner: Option<Option<(Pid, Span)>>,
+    away_partner: Option<Option<(Pid, Span)>>,
+    result: Option<(String, Span)>,
+    /// The result, read for the sport.
+    parsed: Option<Res>,
+    points: Option<[Num; 2]>,
+    weight: Num,
+    boards: Vec<BoardRec>,
+    /// Every other key: a unit, [home, away].
+    units: Vec<(String, Span, [Num; 2])>,
+}
+
+/// A board as read: number, home's and away's scores, top, played.
+type BoardRec = (u32, Num, Num, Option<Num>, bool);
+
+/// Read one game of round `round`: its keys, both sides, its units, its
+/// points and outcomes, then each side's entry (and each partner's).
 pub(super) fn read_game(
     cx: &mut Cx,
     ev: &mut Event,
@@ -161,293 +184,38 @@ pub(super) fn read_game(
 ) -> Option<GameRec> {
     let mut t = cx.object(node, &schema::GAME)?;
     let errors_before = cx.errors.len();
-    // `what` is the key in backquotes, for the diagnostics.
-    let side_id = |cx: &mut Cx, t: &mut Obj, key: &str, what: &str| match t.get(key) {
-        Some(n) => lookup(cx, index, n, what).map(Some),
-        None => Some(None),
-    };
-    let home = side_id(cx, &mut t, "home", "`home`");
-    let away = side_id(cx, &mut t, "away", "`away`");
-    let home_partner = side_id(cx, &mut t, "home_partner", "`home_partner`");
-    let away_partner = side_id(cx, &mut t, "away_partner", "`away_partner`");
-    let result = t
-        .get("result")
-        .and_then(|n| cx.string(n, "`result`").map(|s| (s, n.sp())));
-    let points = t.get("points").and_then(|n| cx.pair(n, "`points`"));
-    // The result, read for the sport (checked even if an id is wrong).
-    let sport = ev.sport;
-    let scoring = ev.scoring;
-    let parsed = match &result {
-        Some((s, span)) => match parse_result(s, sport) {
-            Some(r) => Some(r),
-            None if other_sports_result(s, sport) => {
-                // A result of another sport's shape: one file, one sport.
-                let (this, that) = if sport == Sport::Cards {
-                    ("a card-game event", "a chess-style result (win/draw/loss)")
-                } else {
-                    (
-                        "a chess-style event",
-                        "a card-game result (games won-lost-drawn)",
-                    )
-                };
-                cx.err(
-                    MIXED_SPORTS,
-                    *span,
-                    format!("\"{s}\" is {that}, but this is {this}"),
-                    "another sport's result",
-                    if sport == Sport::Cards {
-                        "one file holds one sport: set `sport` in [event] to the event's game; card results are games won - games lost - drawn, e.g. \"2-1-0\""
-                    } else {
-                        "one file holds one sport: set `sport = \"cards\"` in [event] for a card-game event; chess results are \"1-0\", \"0-1\", \"1/2-1/2\""
-                    },
-                );
-                None
-            }
-            None => {
-                let help = if sport == Sport::Cards {
-                    "card results are games won by home - games won by away - drawn games, e.g. \"2-1-0\"; forfeits \"+-\", \"-+\", \"--\""
-                } else {
-                    "write \"1-0\", \"0-1\", \"1/2-1/2\" (or \"½-½\", \"0.5-0.5\", \"=\"), \"0-0\"; forfeits \"+-\", \"-+\", \"--\""
-                };
-                cx.err(
-                    BAD_RESULT,
-                    *span,
-                    format!("\"{s}\" is not a result tb knows"),
-                    "unknown result",
-                    help,
-                );
-                None
-            }
-        },
-        None => None,
-    };
-    let weight = match t.get("weight") {
-        Some(n) => {
-            let w = cx.num(n, "`weight`");
-            if let Some(w) = w {
-                if w <= Num::ZERO {
-                    cx.err(
-                        SYNTAX,
-                        n.sp(),
-                        format!("`weight` must be more than 0, not {w}"),
-                        "not positive",
-                        "a full meeting has weight 1; a triangle's half match 0.5",
-                    );
-                }
-            }
-            w.unwrap_or(Num::ONE)
-        }
-        None => Num::ONE,
-    };
-    let mut boards: Vec<(u32, Num, Num, Option<Num>, bool)> = Vec::new();
-    if let Some(bn) = t.get("boards") {
-        if let Some(list) = cx.array(bn, "`boards`") {
-            for (i, b) in list.iter().enumerate() {
-                let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                if let Some(board) = read_board(cx, b, number) {
-                    boards.push(board);
-                }
-            }
-        }
-    }
-    // Every other key is a unit: [home, away].
-    let mut units: Vec<(String, Span, [Num; 2])> = Vec::new();
-    for (k, v) in t.rest() {
-        match &v.v {
-            V::Arr(items) if items.len() == 2 => {
-                if let Some(pair) = cx.pair(v, &format!("unit `{}`", k.name)) {
-                    units.push((k.name.clone(), k.sp(), pair));
-                }
-            }
-            _ => cx.unknown_field(&t, k),
-        }
-    }
-    let (home, away) = match (home, away) {
-        (Some(Some(h)), Some(Some(a))) => (h, a),
-        (Some(None), _) | (_, Some(None)) => {
-            cx.err(
-                SYNTAX,
-                node.sp(),
-                "a game needs both `home` and `away`".to_string(),
-                "incomplete game",
-                schema::GAME.required_help("home"),
-            );
-            return None;
-        }
-        _ => return None,
-    };
-    let (Some(home_partner), Some(away_partner)) = (home_partner, away_partner) else {
-        return None;
-    };
+    let w = read_written(cx, ev.sport, index, &mut t);
+    let (home, away, home_partner, away_partner) = both_sides(cx, node, &w)?;
     if cx.errors.len() > errors_before {
         return None;
     }
-    let mut seen: Vec<(Pid, Span)> = Vec::new();
-    for s in [Some(home), Some(away), home_partner, away_partner]
-        .into_iter()
-        .flatten()
-    {
-        if let Some(first) = seen.iter().find(|(p, _)| *p == s.0) {
-            let id = ev.participants[s.0].id.clone();
-            cx.errors.push(
-                Diag::error(
-                    PAIRED_TWICE,
-                    format!("`{id}` appears twice in the same game"),
-                )
-                .at(cx.src, s.1, "again here")
-                .at(cx.src, first.1, "first here")
-                .with_help("a participant cannot play itself or partner its opponent"),
-            );
-            return None;
-        }
-        seen.push(s);
-    }
+    let seen = once_each(cx, ev, [Some(home), Some(away), home_partner, away_partner])?;
+    let (home_units, away_units) = game_units(cx, ev, node, w.parsed, &w.units)?;
+    let (status, result_outcomes) = outcomes_of(w.parsed);
+    let (pts, outcomes) = game_points(
+        cx,
+        ev,
+        primary,
+        node,
+        round,
+        &w,
+        [home.0, away.0],
+        result_outcomes,
+        status[0],
+    )?;
 
-    let mut home_units: Vec<(UnitId, Num)> = Vec::new();
-    let mut away_units: Vec<(UnitId, Num)> = Vec::new();
-    if let Some(Res::Games(w, l, d)) = parsed {
-        for (name, h, a) in [
-            ("games_won", w, l),
-            ("games_lost", l, w),
-            ("games_drawn", d, d),
-        ] {
-            if units.iter().any(|(n, _, _)| n == name) {
-                continue; // given explicitly: that wins
-            }
-            let u = unit_id(cx, ev, name, node.sp())?;
-            home_units.push((u, Num::int(i64::from(h))));
-            away_units.push((u, Num::int(i64::from(a))));
-        }
-    }
-    for (name, span, [h, a]) in &units {
-        let u = unit_id(cx, ev, name, *span)?;
-        home_units.push((u, *h));
-        away_units.push((u, *a));
-    }
-    let (mut status_h, mut status_a) = (Status::Played, Status::Played);
-    let outcome_from_result = match parsed {
-        Some(Res::Outcomes(h, _)) => Some(h),
-        Some(Res::Games(w, l, _)) => Some(compare(Num::int(i64::from(w)), Num::int(i64::from(l)))),
-        Some(Res::Forfeit(home_won)) => {
-            if home_won {
-                status_h = Status::ForfeitWin;
-                status_a = Status::ForfeitLoss;
-                Some(Outcome::Win)
-            } else {
-                status_h = Status::ForfeitLoss;
-                status_a = Status::ForfeitWin;
-                Some(Outcome::Loss)
-            }
-        }
-        Some(Res::DoubleForfeit) => {
-            status_h = Status::DoubleForfeit;
-            status_a = Status::DoubleForfeit;
-            None
-        }
-        None => None,
-    };
-    // Outcomes for each side: most results are mirror images; "0-0", "½-0"
-    // and double forfeits are not.
-    let result_outcomes: Option<(Outcome, Outcome)> = match parsed {
-        Some(Res::Outcomes(h, a)) => Some((h, a)),
-        Some(Res::DoubleForfeit) => Some((Outcome::Loss, Outcome::Loss)),
-        _ => outcome_from_result.map(|o| (o, flip(o))),
-    };
-    let primary_unit = primary.and_then(|p| units.iter().find(|(n, _, _)| n == p));
-    let board_totals = if boards.is_empty() {
-        None
-    } else {
-        let mut h = Num::ZERO;
-        let mut a = Num::ZERO;
-        for b in &boards {
-            match (h.add(b.1), a.add(b.2)) {
-                (Ok(x), Ok(y)) => (h, a) = (x, y),
-                _ => {
-                    cx.err(
-                        TOO_LARGE,
-                        node.sp(),
-                        "the board scores add up to more than tb can hold".to_string(),
-                        "too large",
-                        "check the board scores",
-                    );
-                    return None;
-                }
-            }
-        }
-        Some([h, a])
-    };
-    let (pts, outcomes) = if let Some(p) = points {
-        // Points that rank the two sides the other way round from the
-        // result: kept as written, with a warning naming both and the round.
-        if let (Some((h, a)), Some((text, _))) = (result_outcomes, &result) {
-            let by_points = compare(p[0], p[1]);
-            if h == flip(a) && by_points != h && status_h == Status::Played {
-                let hid = &ev.participants[home.0].id;
-                let aid = &ev.participants[away.0].id;
-                ev.warnings.push(format!(
-                    "round {round}: `{hid}` - `{aid}`: the points [{}, {}] disagree with the result \"{text}\"; the points are used as written",
-                    p[0], p[1]
-                ).into());
-            }
-        }
-        (
-            p,
-            result_outcomes.unwrap_or((compare(p[0], p[1]), compare(p[1], p[0]))),
-        )
-    } else if let Some((h, a)) = result_outcomes {
-        ([points_for(&scoring, h), points_for(&scoring, a)], (h, a))
-    } else if let Some((_, _, p)) = primary_unit {
-        (*p, (compare(p[0], p[1]), compare(p[1], p[0])))
-    } else if let Some([h, a]) = board_totals {
-        let o = compare(h, a);
-        (
-            [points_for(&scoring, o), points_for(&scoring, flip(o))],
-            (o, flip(o)),
-        )
-    } else {
-        let hid = &ev.participants[home.0].id;
-        let aid = &ev.participants[away.0].id;
-        let help = match primary {
-            Some(p) => format!("give `result`, `points = [home, away]`, `{p} = [home, away]` (the event's primary unit) or `boards`"),
-            None => "give `result`, `points = [home, away]` or `boards`, or set `primary` in [event] to the unit that is the score".to_string(),
-        };
-        cx.err(
-            NO_RESULT,
-            node.sp(),
-            format!("the game `{hid}` - `{aid}` in round {round} has no result"),
-            "no result",
-            &help,
-        );
-        return None;
-    };
-
-    let mut home_boards = Vec::new();
-    let mut away_boards = Vec::new();
-    for (number, h, a, top, played) in boards {
-        home_boards.push(Board {
-            number,
-            score: h,
-            top,
-            played,
-        });
-        away_boards.push(Board {
-            number,
-            score: a,
-            top,
-            played,
-        });
-    }
+    let (home_boards, away_boards) = side_boards(&w.boards);
     let home_entry = Entry {
         round,
         session,
         stage: Stage::Unstated,
         opponent: Some(away.0),
         partner: home_partner.map(|p| p.0),
-        status: status_h,
+        status: status[0],
         outcome: outcomes.0,
         points: pts[0],
         side: Some(Side::First),
-        weight,
+        weight: w.weight,
         extra: EntryExtra::new(home_units.clone(), away_units.clone(), home_boards),
     };
     let away_entry = Entry {
@@ -456,11 +224,11 @@ pub(super) fn read_game(
         stage: Stage::Unstated,
         opponent: Some(home.0),
         partner: away_partner.map(|p| p.0),
-        status: status_a,
+        status: status[1],
         outcome: outcomes.1,
         points: pts[1],
         side: Some(Side::Second),
-        weight,
+        weight: w.weight,
         extra: EntryExtra::new(away_units, home_units, away_boards),
     };
     // Partners share their side's entry; each one's opponent is the other
@@ -484,18 +252,370 @@ pub(super) fn read_game(
         sides: seen,
         home: home.0,
         away: away.0,
-        weight,
+        weight: w.weight,
         home_entry,
         away_entry,
         partner_entries,
     })
 }
 
-fn read_board(
+/// Every key of a game, each value read and its mistakes reported (the
+/// result is checked even if an id is wrong).
+fn read_written(cx: &mut Cx, sport: Sport, index: &HashMap<String, Pid>, t: &mut Obj) -> Written {
+    // `what` is the key in backquotes, for the diagnostics.
+    let side_id = |cx: &mut Cx, t: &mut Obj, key: &str, what: &str| match t.get(key) {
+        Some(n) => lookup(cx, index, n, what).map(Some),
+        None => Some(None),
+    };
+    let home = side_id(cx, t, "home", "`home`");
+    let away = side_id(cx, t, "away", "`away`");
+    let home_partner = side_id(cx, t, "home_partner", "`home_partner`");
+    let away_partner = side_id(cx, t, "away_partner", "`away_partner`");
+    let result = t
+        .get("result")
+        .and_then(|n| cx.string(n, "`result`").map(|s| (s, n.sp())));
+    let points = t.get("points").and_then(|n| cx.pair(n, "`points`"));
+    let parsed = match &result {
+        Some((s, span)) => read_result(cx, s, *span, sport),
+        None => None,
+    };
+    let weight = match t.get("weight") {
+        Some(n) => read_weight(cx, n),
+        None => Num::ONE,
+    };
+    let mut boards: Vec<BoardRec> = Vec::new();
+    if let Some(bn) = t.get("boards") {
+        if let Some(list) = cx.array(bn, "`boards`") {
+            for (i, b) in list.iter().enumerate() {
+                let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
+                if let Some(board) = read_board(cx, b, number) {
+                    boards.push(board);
+                }
+            }
+        }
+    }
+    // Every other key is a unit: [home, away].
+    let mut units: Vec<(String, Span, [Num; 2])> = Vec::new();
+    for (k, v) in t.rest() {
+        match &v.v {
+            V::Arr(items) if items.len() == 2 => {
+                if let Some(pair) = cx.pair(v, &format!("unit `{}`", k.name)) {
+                    units.push((k.name.clone(), k.sp(), pair));
+                }
+            }
+            _ => cx.unknown_field(t, k),
+        }
+    }
+    Written {
+        home,
+        away,
+        home_partner,
+        away_partner,
+        result,
+        parsed,
+        points,
+        weight,
+        boards,
+        units,
+    }
+}
+
+/// A result string read for the sport; a result of another sport, or of
+/// none, reported.
+fn read_result(cx: &mut Cx, s: &str, span: Span, sport: Sport) -> Option<Res> {
+    if let Some(r) = parse_result(s, sport) {
+        return Some(r);
+    }
+    if other_sports_result(s, sport) {
+        // A result of another sport's shape: one file, one sport.
+        let (this, that) = if sport == Sport::Cards {
+            ("a card-game event", "a chess-style result (win/draw/loss)")
+        } else {
+            (
+                "a chess-style event",
+                "a card-game result (games won-lost-drawn)",
+            )
+        };
+        cx.err(
+            MIXED_SPORTS,
+            span,
+            format!("\"{s}\" is {that}, but this is {this}"),
+            "another sport's result",
+            if sport == Sport::Cards {
+                "one file holds one sport: set `sport` in [event] to the event's game; card results are games won - games lost - drawn, e.g. \"2-1-0\""
+            } else {
+                "one file holds one sport: set `sport = \"cards\"` in [event] for a card-game event; chess results are \"1-0\", \"0-1\", \"1/2-1/2\""
+            },
+        );
+        return None;
+    }
+    let help = if sport == Sport::Cards {
+        "card results are games won by home - games won by away - drawn games, e.g. \"2-1-0\"; forfeits \"+-\", \"-+\", \"--\""
+    } else {
+        "write \"1-0\", \"0-1\", \"1/2-1/2\" (or \"½-½\", \"0.5-0.5\", \"=\"), \"0-0\"; forfeits \"+-\", \"-+\", \"--\""
+    };
+    cx.err(
+        BAD_RESULT,
+        span,
+        format!("\"{s}\" is not a result tb knows"),
+        "unknown result",
+        help,
+    );
+    None
+}
+
+/// A game's `weight`: more than 0 (1 where it is not a number).
+fn read_weight(cx: &mut Cx, n: &Node) -> Num {
+    let w = cx.num(n, "`weight`");
+    if let Some(w) = w {
+        if w <= Num::ZERO {
+            cx.err(
+                SYNTAX,
+                n.sp(),
+                format!("`weight` must be more than 0, not {w}"),
+                "not positive",
+                "a full meeting has weight 1; a triangle's half match 0.5",
+            );
+        }
+    }
+    w.unwrap_or(Num::ONE)
+}
+
+/// The four sides of a game (home, away, their partners); `None` where
+/// one was wrong or home or away is missing (reported).
+#[allow(clippy::type_complexity)]
+fn both_sides(
     cx: &mut Cx,
     node: &Node,
-    position: u32,
-) -> Option<(u32, Num, Num, Option<Num>, bool)> {
+    w: &Written,
+) -> Option<(
+    (Pid, Span),
+    (Pid, Span),
+    Option<(Pid, Span)>,
+    Option<(Pid, Span)>,
+)> {
+    let (home, away) = match (w.home, w.away) {
+        (Some(Some(h)), Some(Some(a))) => (h, a),
+        (Some(None), _) | (_, Some(None)) => {
+            cx.err(
+                SYNTAX,
+                node.sp(),
+                "a game needs both `home` and `away`".to_string(),
+                "incomplete game",
+                schema::GAME.required_help("home"),
+            );
+            return None;
+        }
+        _ => return None,
+    };
+    let (Some(home_partner), Some(away_partner)) = (w.home_partner, w.away_partner) else {
+        return None;
+    };
+    Some((home, away, home_partner, away_partner))
+}
+
+/// The game's participants, each once (a participant twice is reported).
+fn once_each(cx: &mut Cx, ev: &Event, sides: [Option<(Pid, Span)>; 4]) -> Option<Vec<(Pid, Span)>> {
+    let mut seen: Vec<(Pid, Span)> = Vec::new();
+    for s in sides.into_iter().flatten() {
+        if let Some(first) = seen.iter().find(|(p, _)| *p == s.0) {
+            let id = ev.participants[s.0].id.clone();
+            cx.errors.push(
+                Diag::error(
+                    PAIRED_TWICE,
+                    format!("`{id}` appears twice in the same game"),
+                )
+                .at(cx.src, s.1, "again here")
+                .at(cx.src, first.1, "first here")
+                .with_help("a participant cannot play itself or partner its opponent"),
+            );
+            return None;
+        }
+        seen.push(s);
+    }
+    Some(seen)
+}
+
+/// Home's and away's units: those a card result gives (unless written
+/// out), then those written.
+#[allow(clippy::type_complexity)]
+fn game_units(
+    cx: &mut Cx,
+    ev: &mut Event,
+    node: &Node,
+    parsed: Option<Res>,
+    units: &[(String, Span, [Num; 2])],
+) -> Option<(Vec<(UnitId, Num)>, Vec<(UnitId, Num)>)> {
+    let mut home_units: Vec<(UnitId, Num)> = Vec::new();
+    let mut away_units: Vec<(UnitId, Num)> = Vec::new();
+    if let Some(Res::Games(w, l, d)) = parsed {
+        for (name, h, a) in [
+            ("games_won", w, l),
+            ("games_lost", l, w),
+            ("games_drawn", d, d),
+        ] {
+            if units.iter().any(|(n, _, _)| n == name) {
+                continue; // given explicitly: that wins
+            }
+            let u = unit_id(cx, ev, name, node.sp())?;
+            home_units.push((u, Num::int(i64::from(h))));
+            away_units.push((u, Num::int(i64::from(a))));
+        }
+    }
+    for (name, span, [h, a]) in units {
+        let u = unit_id(cx, ev, name, *span)?;
+        home_units.push((u, *h));
+        away_units.push((u, *a));
+    }
+    Some((home_units, away_units))
+}
+
+/// Each side's status and, where the result gives them, each side's
+/// outcome: most results are mirror images; "0-0", "½-0" and double
+/// forfeits are not. Both readers take a result's outcomes from here.
+pub(super) fn outcomes_of(parsed: Option<Res>) -> ([Status; 2], Option<(Outcome, Outcome)>) {
+    let mut status = [Status::Played, Status::Played];
+    let outcome_from_result = match parsed {
+        Some(Res::Outcomes(h, _)) => Some(h),
+        Some(Res::Games(w, l, _)) => Some(compare(Num::int(i64::from(w)), Num::int(i64::from(l)))),
+        Some(Res::Forfeit(home_won)) => {
+            if home_won {
+                status = [Status::ForfeitWin, Status::ForfeitLoss];
+                Some(Outcome::Win)
+            } else {
+                status = [Status::ForfeitLoss, Status::ForfeitWin];
+                Some(Outcome::Loss)
+            }
+        }
+        Some(Res::DoubleForfeit) => {
+            status = [Status::DoubleForfeit, Status::DoubleForfeit];
+            None
+        }
+        None => None,
+    };
+    let outcomes = match parsed {
+        Some(Res::Outcomes(h, a)) => Some((h, a)),
+        Some(Res::DoubleForfeit) => Some((Outcome::Loss, Outcome::Loss)),
+        _ => outcome_from_result.map(|o| (o, flip(o))),
+    };
+    (status, outcomes)
+}
+
+/// Each side's points and outcome, from the first of: `points`, the
+/// result, the primary unit, the boards' totals; a game with none of them
+/// is reported. Points that disagree with the result are kept, with a
+/// warning.
+#[allow(clippy::too_many_arguments)]
+fn game_points(
+    cx: &mut Cx,
+    ev: &mut Event,
+    primary: Option<&str>,
+    node: &Node,
+    round: u32,
+    w: &Written,
+    [home, away]: [Pid; 2],
+    result_outcomes: Option<(Outcome, Outcome)>,
+    home_status: Status,
+) -> Option<([Num; 2], (Outcome, Outcome))> {
+    let scoring = ev.scoring;
+    let primary_unit = primary.and_then(|p| w.units.iter().find(|(n, _, _)| n == p));
+    let board_totals = if w.boards.is_empty() {
+        None
+    } else {
+        Some(board_totals(cx, node, &w.boards)?)
+    };
+    if let Some(p) = w.points {
+        // Points that rank the two sides the other way round from the
+        // result: kept as written, with a warning naming both and the round.
+        if let (Some((h, a)), Some((text, _))) = (result_outcomes, &w.result) {
+            let by_points = compare(p[0], p[1]);
+            if h == flip(a) && by_points != h && home_status == Status::Played {
+                let hid = &ev.participants[home].id;
+                let aid = &ev.participants[away].id;
+                ev.warnings.push(format!(
+                    "round {round}: `{hid}` - `{aid}`: the points [{}, {}] disagree with the result \"{text}\"; the points are used as written",
+                    p[0], p[1]
+                ).into());
+            }
+        }
+        return Some((
+            p,
+            result_outcomes.unwrap_or((compare(p[0], p[1]), compare(p[1], p[0]))),
+        ));
+    }
+    if let Some((h, a)) = result_outcomes {
+        return Some(([points_for(&scoring, h), points_for(&scoring, a)], (h, a)));
+    }
+    if let Some((_, _, p)) = primary_unit {
+        return Some((*p, (compare(p[0], p[1]), compare(p[1], p[0]))));
+    }
+    if let Some([h, a]) = board_totals {
+        let o = compare(h, a);
+        return Some((
+            [points_for(&scoring, o), points_for(&scoring, flip(o))],
+            (o, flip(o)),
+        ));
+    }
+    let hid = &ev.participants[home].id;
+    let aid = &ev.participants[away].id;
+    let help = match primary {
+        Some(p) => format!("give `result`, `points = [home, away]`, `{p} = [home, away]` (the event's primary unit) or `boards`"),
+        None => "give `result`, `points = [home, away]` or `boards`, or set `primary` in [event] to the unit that is the score".to_string(),
+    };
+    cx.err(
+        NO_RESULT,
+        node.sp(),
+        format!("the game `{hid}` - `{aid}` in round {round} has no result"),
+        "no result",
+        &help,
+    );
+    None
+}
+
+/// Home's and away's board totals; a sum too large is reported.
+fn board_totals(cx: &mut Cx, node: &Node, boards: &[BoardRec]) -> Option<[Num; 2]> {
+    let mut h = Num::ZERO;
+    let mut a = Num::ZERO;
+    for b in boards {
+        match (h.add(b.1), a.add(b.2)) {
+            (Ok(x), Ok(y)) => (h, a) = (x, y),
+            _ => {
+                cx.err(
+                    TOO_LARGE,
+                    node.sp(),
+                    "the board scores add up to more than tb can hold".to_string(),
+                    "too large",
+                    "check the board scores",
+                );
+                return None;
+            }
+        }
+    }
+    Some([h, a])
+}
+
+/// Each side's boards.
+fn side_boards(boards: &[BoardRec]) -> (Vec<Board>, Vec<Board>) {
+    let mut home_boards = Vec::new();
+    let mut away_boards = Vec::new();
+    for &(number, h, a, top, played) in boards {
+        home_boards.push(Board {
+            number,
+            score: h,
+            top,
+            played,
+        });
+        away_boards.push(Board {
+            number,
+            score: a,
+            top,
+            played,
+        });
+    }
+    (home_boards, away_boards)
+}
+
+fn read_board(cx: &mut Cx, node: &Node, position: u32) -> Option<BoardRec> {
     match &node.v {
         V::Arr(_) => {
             let [h, a] = cx.pair(node, "a board")?;

@@ -34,7 +34,7 @@ mod lex;
 mod recs;
 
 use super::checks::{canonical_order, session_mismatches, without_field};
-use super::game::{compare, flip, parse_result, Res};
+use super::game::{compare, flip, outcomes_of, parse_result, Res};
 use super::schema;
 use super::{MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS};
 use crate::model::{
@@ -424,32 +424,7 @@ impl<'a> Reader<'a> {
             self.recs.game_units.push((u, *pair));
         }
 
-        let (mut status_h, mut status_a) = (Status::Played, Status::Played);
-        let outcome_from_result = match parsed {
-            Some(Res::Outcomes(h, _)) => Some(h),
-            Some(Res::Games(w, l, _)) => {
-                Some(compare(Num::int(i64::from(w)), Num::int(i64::from(l))))
-            }
-            Some(Res::Forfeit(home_won)) => {
-                if home_won {
-                    (status_h, status_a) = (Status::ForfeitWin, Status::ForfeitLoss);
-                    Some(Outcome::Win)
-                } else {
-                    (status_h, status_a) = (Status::ForfeitLoss, Status::ForfeitWin);
-                    Some(Outcome::Loss)
-                }
-            }
-            Some(Res::DoubleForfeit) => {
-                (status_h, status_a) = (Status::DoubleForfeit, Status::DoubleForfeit);
-                None
-            }
-            None => None,
-        };
-        let result_outcomes = match parsed {
-            Some(Res::Outcomes(h, a)) => Some((h, a)),
-            Some(Res::DoubleForfeit) => Some((Outcome::Loss, Outcome::Loss)),
-            _ => outcome_from_result.map(|o| (o, flip(o))),
-        };
+        let ([status_h, status_a], result_outcomes) = outcomes_of(parsed);
         let primary_unit = self
             .primary
             .as_deref()
