@@ -35,6 +35,26 @@ pub mod limits {
     /// Most participant-rounds (participants × rounds) accepted: every one
     /// becomes an entry in memory.
     pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
+
+    use crate::diag::{Diag, Source};
+
+    /// Refuse a file over [`MAX_INPUT_BYTES`], with `help` for the user.
+    pub(crate) fn check_input_size(source: &Source, help: &str) -> Result<(), Diag> {
+        if source.text.len() <= MAX_INPUT_BYTES {
+            return Ok(());
+        }
+        Err(Diag::error(
+            "tb::load::too_large",
+            format!(
+                "{} is {} bytes; the most tb reads is {} bytes",
+                source.name,
+                source.text.len(),
+                MAX_INPUT_BYTES
+            ),
+        )
+        .in_source(source)
+        .with_help(help))
+    }
 }
 
 /// Data formats `tb` reads.

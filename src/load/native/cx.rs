@@ -52,7 +52,11 @@ impl Cx<'_> {
 
     /// A table of the schema `schema`, its repeated keys reported.
     pub(super) fn object<'n>(&mut self, n: &'n Node, schema: &'static Table) -> Option<Obj<'n>> {
-        let (items, used) = self.keys(n, schema.what)?;
+        let V::Table(items) = &n.v else {
+            self.wrong_type(n, schema.what, "a table");
+            return None;
+        };
+        let used = self.keys(items, schema.what);
         Some(Obj {
             items,
             used,
@@ -60,41 +64,34 @@ impl Cx<'_> {
         })
     }
 
-    /// The keys of a table, each marked used if it repeats an earlier one.
-    fn keys<'n>(&mut self, n: &'n Node, what: &str) -> Option<(&'n [(Key, Node)], Vec<bool>)> {
-        match &n.v {
-            V::Table(items) => {
-                // A repeated key (possible only in JSON) is reported here and
-                // then counts as read, so it is not also an unknown field.
-                // Most tables are small (a game has three keys): comparing
-                // each key with the ones before is cheaper than hashing.
-                let small = items.len() <= 16;
-                let mut seen: HashMap<&str, ()> = HashMap::new();
-                let mut used = vec![false; items.len()];
-                for (i, (k, _)) in items.iter().enumerate() {
-                    let again = if small {
-                        items[..i].iter().any(|(first, _)| first.name == k.name)
-                    } else {
-                        seen.insert(k.name.as_str(), ()).is_some()
-                    };
-                    if again {
-                        used[i] = true;
-                        self.err(
-                            SYNTAX,
-                            k.sp(),
-                            format!("`{}` is given twice in {what}", k.name),
-                            "second time",
-                            "give each field once",
-                        );
-                    }
-                }
-                Some((items, used))
-            }
-            _ => {
-                self.wrong_type(n, what, "a table");
-                None
+    /// The keys of a table, each marked used if it repeats an earlier one
+    /// (and reported).
+    fn keys(&mut self, items: &[(Key, Node)], what: &str) -> Vec<bool> {
+        // A repeated key (possible only in JSON) is reported here and then
+        // counts as read, so it is not also an unknown field. Most tables
+        // are small (a game has three keys): comparing each key with the
+        // ones before is cheaper than hashing.
+        let small = items.len() <= 16;
+        let mut seen: HashMap<&str, ()> = HashMap::new();
+        let mut used = vec![false; items.len()];
+        for (i, (k, _)) in items.iter().enumerate() {
+            let again = if small {
+                items[..i].iter().any(|(first, _)| first.name == k.name)
+            } else {
+                seen.insert(k.name.as_str(), ()).is_some()
+            };
+            if again {
+                used[i] = true;
+                self.err(
+                    SYNTAX,
+                    k.sp(),
+                    format!("`{}` is given twice in {what}", k.name),
+                    "second time",
+                    "give each field once",
+                );
             }
         }
+        used
     }
 
     /// Report the keys nobody asked for.
@@ -269,14 +266,14 @@ impl Cx<'_> {
         span.map(|s| self.src.line_col(s.start).0)
     }
 
+    /// A table of named numbers (`values`), its repeated keys reported.
     pub(super) fn values(&mut self, n: &Node, what: &str) -> BTreeMap<String, Num> {
         let mut out = BTreeMap::new();
         if let V::Table(items) = &n.v {
-            if self.keys(n, what).is_some() {
-                for (k, v) in items {
-                    if let Some(x) = self.num(v, &format!("`{}` in {what}", k.name)) {
-                        out.insert(k.name.clone(), x);
-                    }
+            self.keys(items, what);
+            for (k, v) in items {
+                if let Some(x) = self.num(v, &format!("`{}` in {what}", k.name)) {
+                    out.insert(k.name.clone(), x);
                 }
             }
         } else {

@@ -132,19 +132,10 @@ fn json_tree(source: &Source) -> Result<Event, Diag> {
 }
 
 fn check_size(source: &Source) -> Result<(), Diag> {
-    if source.text.len() > MAX_INPUT_BYTES {
-        return Err(Diag::error(
-            TOO_LARGE,
-            format!(
-                "{} is {} bytes; the most tb reads is {} bytes",
-                source.name,
-                source.text.len(),
-                MAX_INPUT_BYTES
-            ),
-        )
-        .in_source(source)
-        .with_help("split the event into smaller files, or check that this is the right file"));
-    }
+    super::limits::check_input_size(
+        source,
+        "split the event into smaller files, or check that this is the right file",
+    )?;
     // An empty file (or blanks and TOML comments only) is refused like an
     // empty file of any other format: it is far likelier the wrong file, or
     // a save that failed, than an event with nobody in it. Here, so that the

@@ -83,19 +83,7 @@ pub fn looks_like_usebio(text: &str) -> bool {
 
 /// Load a USEBIO XML event.
 pub fn load_usebio(source: &Source) -> Result<Event, Diag> {
-    if source.text.len() > MAX_INPUT_BYTES {
-        return Err(Diag::error(
-            TOO_LARGE,
-            format!(
-                "{} is {} bytes; the most tb reads is {} bytes",
-                source.name,
-                source.text.len(),
-                MAX_INPUT_BYTES
-            ),
-        )
-        .in_source(source)
-        .with_help("check that this is the right file"));
-    }
+    super::limits::check_input_size(source, "check that this is the right file")?;
     let opts = ParsingOptions {
         allow_dtd: true,
         nodes_limit: MAX_NODES,
