@@ -2,7 +2,7 @@
 
 use crate::diag::Span;
 use crate::num::Num;
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 
 // ---------------------------------------------------------------------------
@@ -154,10 +154,11 @@ impl<'de> Visitor<'de> for NodeVisitor {
             Some(k) => k,
         };
         if first.name == SPANNED_START {
+            // The private field names are known: passed over, not kept.
             let start: usize = map.next_value()?;
-            let _ = map.next_key::<Key>()?;
+            let _ = map.next_key::<IgnoredAny>()?;
             let end: usize = map.next_value()?;
-            let _ = map.next_key::<Key>()?;
+            let _ = map.next_key::<IgnoredAny>()?;
             let Bare(mut inner) = map.next_value()?;
             inner.span = Some(Span::new(start, end.max(start)));
             return Ok(inner);
@@ -201,11 +202,12 @@ impl<'de> Visitor<'de> for KeyVisitor {
         })
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Key, A::Error> {
-        let _ = map.next_key::<String>()?;
+        // The private field names are known: passed over, not kept.
+        let _ = map.next_key::<IgnoredAny>()?;
         let start: usize = map.next_value()?;
-        let _ = map.next_key::<String>()?;
+        let _ = map.next_key::<IgnoredAny>()?;
         let end: usize = map.next_value()?;
-        let _ = map.next_key::<String>()?;
+        let _ = map.next_key::<IgnoredAny>()?;
         let name: String = map.next_value()?;
         Ok(Key {
             name,
