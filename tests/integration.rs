@@ -44,6 +44,7 @@ mod load_native;
 mod load_trf;
 mod named_args;
 mod native_fast;
+mod native_schema;
 mod output_corpus;
 mod perf_events;
 mod remainder;

@@ -1,4 +1,20 @@
 //! Loaders: each data format to one [`crate::model::Event`], with precise diagnostics.
+//!
+//! In: a [`Source`] (a file's name and its text, already read; nothing
+//! here touches the file system). Out: one [`Event`], the tournament model
+//! every later stage reads, or a [`Diag`] (one, or many gathered under
+//! one) that points into the text. The format is told by the file name,
+//! else by the text ([`Format::detect`]).
+//!
+//! Formats: `native` (TOML and JSON, one schema: `native::schema`), `trf`
+//! (FIDE TRF16 / TRF-26), `csv` (card-game match lists, built through the
+//! native schema), `usebio` (bridge results). Large files are read in two
+//! halves at once by `crate::par`'s rule; the event never depends on the
+//! number of threads.
+//!
+//! Imports: `model`, `diag`, `num`, `text`, `par` only. Never `eval`,
+//! `check`, `plan`, `rank`, `render` or `syntax`: loading knows nothing of
+//! rulesets or tie-breaks.
 
 use crate::diag::{Diag, Source};
 use crate::model::Event;
@@ -19,6 +35,26 @@ pub mod limits {
     /// Most participant-rounds (participants × rounds) accepted: every one
     /// becomes an entry in memory.
     pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
+
+    use crate::diag::{Diag, Source};
+
+    /// Refuse a file over [`MAX_INPUT_BYTES`], with `help` for the user.
+    pub(crate) fn check_input_size(source: &Source, help: &str) -> Result<(), Diag> {
+        if source.text.len() <= MAX_INPUT_BYTES {
+            return Ok(());
+        }
+        Err(Diag::error(
+            "tb::load::too_large",
+            format!(
+                "{} is {} bytes; the most tb reads is {} bytes",
+                source.name,
+                source.text.len(),
+                MAX_INPUT_BYTES
+            ),
+        )
+        .in_source(source)
+        .with_help(help))
+    }
 }
 
 /// Data formats `tb` reads.

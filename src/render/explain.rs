@@ -162,7 +162,7 @@ fn explain_step(out: &mut Out, t: &TraceStep, event: &Event, s: &Standings) {
                 out.push_str("    still tied: ");
                 push_names(out, event, g, ", ");
                 out.push_str(" → ");
-                out.push_str(what);
+                out.push_str(&what.to_string());
                 out.push('\n');
             }
         }

@@ -1,0 +1,239 @@
+//! USEBIO match-based events (teams, Swiss pairs): one game per `MATCH`, its boards' IMPs or points, several matches in a round each weighing 1/n.
+
+use super::participants::{unknown, Dir, Index, PRec};
+use super::travellers::{flip, outcome};
+use super::*;
+
+/// Match-based events (teams, Swiss pairs): one game per `MATCH`.
+pub(super) fn read_matches(
+    cx: &mut Cx,
+    matches: &[Node],
+    recs: &[PRec],
+    index: &Index,
+    sessions: &HashMap<usize, u32>,
+    (vp, imps): (crate::model::UnitId, crate::model::UnitId),
+    entries: &mut [Vec<Entry>],
+) -> Option<Scoring> {
+    struct M {
+        round: u32,
+        session: u32,
+        home: Pid,
+        away: Pid,
+        score: (Num, Num),
+        imps: Option<(Num, Num)>,
+        boards: Vec<(u32, Num, Num)>,
+    }
+    let mut ms: Vec<M> = Vec::new();
+    for (k, m) in matches.iter().enumerate() {
+        let m = *m;
+        let section = section_of(m);
+        let session = session_of(m, sessions);
+        let round = match child(m, "ROUND_NUMBER") {
+            Some(n) => {
+                match text(n).parse::<u32>() {
+                    Ok(v) if (1..=MAX_ROUNDS).contains(&v) => v,
+                    _ => {
+                        cx.err(
+                        BAD_NUMBER,
+                        n,
+                        format!("the round number `{}` is not a whole number from 1 to {MAX_ROUNDS}", text(n)),
+                        "rounds are numbered 1, 2, 3, ...",
+                    );
+                        continue;
+                    }
+                }
+            }
+            None => u32::try_from(k + 1).unwrap_or(MAX_ROUNDS).min(MAX_ROUNDS),
+        };
+        let side = |cx: &mut Cx, tags: [&str; 2], what: &str, dir: Dir| -> Option<Pid> {
+            let Some(n) = tags.iter().find_map(|t| child(m, t)) else {
+                cx.err(
+                    MISSING,
+                    m,
+                    format!("a <MATCH> has no <{}>", tags[0]),
+                    "a match names both sides: TEAM and OPPOSING_TEAM (or NS_PAIR_NUMBER and EW_PAIR_NUMBER)",
+                );
+                return None;
+            };
+            let t = text(n);
+            let found = index.find(recs, t, &section, Some(dir));
+            if found.is_none() {
+                unknown(cx, n, what, t);
+            }
+            found
+        };
+        let home = side(cx, ["TEAM", "NS_PAIR_NUMBER"], "the team", Dir::Ns);
+        let away = side(
+            cx,
+            ["OPPOSING_TEAM", "EW_PAIR_NUMBER"],
+            "the opposing team",
+            Dir::Ew,
+        );
+        let mut score = |tags: [&str; 2]| -> Option<Num> {
+            match tags.iter().find_map(|t| child(m, t)) {
+                Some(n) => cx.num(n, &format!("<{}>", n.tag_name().name())),
+                None => {
+                    cx.err(
+                        MISSING,
+                        m,
+                        format!("a <MATCH> has no <{}>", tags[0]),
+                        "a match gives each side's score: TEAM_SCORE and OPPOSING_TEAM_SCORE",
+                    );
+                    None
+                }
+            }
+        };
+        let hs = score(["TEAM_SCORE", "NS_SCORE"]);
+        let as_ = score(["OPPOSING_TEAM_SCORE", "EW_SCORE"]);
+        let mut boards = Vec::new();
+        let mut sum_imps: Option<(Num, Num)> = None;
+        for b in m.children().filter(|c| is(c, "BOARD")) {
+            let Some(num) = child_text(b, "BOARD_NUMBER").and_then(|t| t.parse::<u32>().ok())
+            else {
+                cx.err(
+                    MISSING,
+                    b,
+                    "a match's <BOARD> has no whole-number <BOARD_NUMBER>".into(),
+                    "give each board its number",
+                );
+                continue;
+            };
+            if let Some(n) = child(b, "IMPS") {
+                if let Some(v) = cx.num(n, "<IMPS>") {
+                    let neg = v.neg().unwrap_or(Num::ZERO);
+                    boards.push((num, v, neg));
+                    let (f, a) = sum_imps.unwrap_or((Num::ZERO, Num::ZERO));
+                    sum_imps = Some(if v > Num::ZERO {
+                        (f.add(v).unwrap_or(f), a)
+                    } else {
+                        (f, a.add(neg).unwrap_or(a))
+                    });
+                }
+            } else if let (Some(t), Some(o)) =
+                (child(b, "TEAM_POINTS"), child(b, "OPPOSING_TEAM_POINTS"))
+            {
+                if let (Some(t), Some(o)) = (
+                    cx.num(t, "<TEAM_POINTS>"),
+                    cx.num(o, "<OPPOSING_TEAM_POINTS>"),
+                ) {
+                    boards.push((num, t, o));
+                }
+            }
+        }
+        let explicit_imps = match (child(m, "TEAM_IMPS"), child(m, "OPPOSING_TEAM_IMPS")) {
+            (Some(a), Some(b)) => {
+                match (cx.num(a, "<TEAM_IMPS>"), cx.num(b, "<OPPOSING_TEAM_IMPS>")) {
+                    (Some(a), Some(b)) => Some((a, b)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let (Some(home), Some(away), Some(hs), Some(as_)) = (home, away, hs, as_) else {
+            continue;
+        };
+        if home == away {
+            cx.err(
+                MISSING,
+                m,
+                "a match has the same participant on both sides".into(),
+                "check the team numbers",
+            );
+            continue;
+        }
+        ms.push(M {
+            round,
+            session,
+            home,
+            away,
+            score: (hs, as_),
+            imps: explicit_imps.or(sum_imps),
+            boards,
+        });
+    }
+    // Several matches in one round (a triangle): each weighs 1/n.
+    let mut per_round: HashMap<(Pid, u32), i128> = HashMap::new();
+    for m in &ms {
+        *per_round.entry((m.home, m.round)).or_default() += 1;
+        *per_round.entry((m.away, m.round)).or_default() += 1;
+    }
+    let mut totals: Vec<Num> = Vec::new();
+    for m in &ms {
+        let n = per_round
+            .get(&(m.home, m.round))
+            .copied()
+            .unwrap_or(1)
+            .max(per_round.get(&(m.away, m.round)).copied().unwrap_or(1));
+        let weight = Num::ratio(1, n.max(1)).unwrap_or(Num::ONE);
+        if let Ok(t) = m.score.0.add(m.score.1) {
+            totals.push(t);
+        }
+        let o = outcome(m.score.0, m.score.1);
+        let mut hu = vec![(vp, m.score.0)];
+        let mut au = vec![(vp, m.score.1)];
+        if let Some((f, a)) = m.imps {
+            hu.push((imps, f));
+            au.push((imps, a));
+        }
+        let hb: Vec<Board> = m
+            .boards
+            .iter()
+            .map(|&(number, s, _)| Board {
+                number,
+                score: s,
+                top: None,
+                played: true,
+            })
+            .collect();
+        let ab: Vec<Board> = m
+            .boards
+            .iter()
+            .map(|&(number, _, s)| Board {
+                number,
+                score: s,
+                top: None,
+                played: true,
+            })
+            .collect();
+        entries[m.home].push(Entry {
+            round: m.round,
+            session: m.session,
+            stage: crate::model::Stage::Unstated,
+            opponent: Some(m.away),
+            partner: None,
+            status: Status::Played,
+            outcome: o,
+            points: m.score.0,
+            side: Some(Side::First),
+            weight,
+            extra: EntryExtra::new(hu.clone(), au.clone(), hb),
+        });
+        entries[m.away].push(Entry {
+            round: m.round,
+            session: m.session,
+            stage: crate::model::Stage::Unstated,
+            opponent: Some(m.home),
+            partner: None,
+            status: Status::Played,
+            outcome: flip(o),
+            points: m.score.1,
+            side: Some(Side::Second),
+            weight,
+            extra: EntryExtra::new(au, hu, ab),
+        });
+    }
+    for es in entries.iter_mut() {
+        es.sort_by_key(|e| e.round);
+    }
+    // A VP scale whose two scores always add up to the same total: a draw is half.
+    let first = *totals.first()?;
+    if totals.iter().all(|t| *t == first) && first > Num::ZERO {
+        let half = first.div(Num::int(2)).ok()?;
+        return Some(Scoring {
+            win: first,
+            draw: half,
+            loss: Num::ZERO,
+        });
+    }
+    None
+}
