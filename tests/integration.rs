@@ -53,4 +53,6 @@ mod resolver;
 mod seed_001_cards;
 mod seed_002_us_chess;
 mod slips;
+mod stage_fixtures;
+mod syntax_rules;
 mod undefined;

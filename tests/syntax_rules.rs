@@ -1,0 +1,286 @@
+//! The syntax stage, rule by rule: for every rule of `grammar/tb.pest`, a
+//! ruleset text it accepts and one it rejects, with the error code and the
+//! text the error's span points at.
+//!
+//! The rule names are read from the grammar file, so a rule added to the
+//! grammar without a row here fails `every_grammar_rule_has_a_row`, which
+//! names it: add a row to [`ROWS`]. Keywords (`kw_*`) need no row of their
+//! own; each must appear in some accepted text instead.
+//!
+//! Texts go through the library's parser (`tb::syntax::parse::parse`), the
+//! only parse the rest of `tb` sees. An accepted text must also contain the
+//! rule it stands for: a parser derived here from the same grammar file
+//! shows which rules matched (silent `_{ }` rules leave no trace and are
+//! taken on trust).
+
+use std::collections::BTreeSet;
+use tb::diag::Source;
+
+/// The same grammar as `src/syntax/parse.rs`, compiled here only to see
+/// which rules an accepted text goes through.
+mod grammar {
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/tb.pest"]
+    pub struct Grammar;
+}
+
+const SYNTAX: &str = "tb::parse::syntax";
+
+/// Rules with no row: helpers that only make up other rules.
+const EXEMPT: &[&str] = &[
+    // Characters that continue a name: part of every name and keyword.
+    "ident_char",
+];
+
+/// One row: `(rule, accepted text, rejected text, error code, the text the
+/// error's span points at)`. An empty span text means the end of the file.
+type Row = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+);
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    // rule              accepts                                            rejects                                       code                        span
+    ("WHITESPACE",       "metric\tm =\r\n 1",                               "metric\u{a0}m = 1",                          SYNTAX,                     "\u{a0}"),
+    ("COMMENT",          "// note\nmetric m = 1 // more",                   "# note\nmetric m = 1",                       SYNTAX,                     "#"),
+    ("file",             "",                                                "metric m = 1 }",                             SYNTAX,                     "}"),
+    ("item",             "standings p",                                     "step score desc",                            SYNTAX,                     "s"),
+    ("header",           "title \"Club\"",                                  "title Club",                                 SYNTAX,                     "C"),
+    ("header_kind",      "source \"Rules\"\nedition \"2025\"",              "author \"Ann\"",                             SYNTAX,                     "a"),
+    ("sport_decl",       "sport \"chess\"",                                 "sport chess",                                SYNTAX,                     "c"),
+    ("import",           "import \"fide/lib\"",                             "import fide/lib",                            SYNTAX,                     "f"),
+    // A missing `=` is reported at the definition's first word (a known
+    // poor message: tests/fixtures/poor/param-missing-assign.tb).
+    ("param",            "param k = 0.5",                                   "param k 0.5",                                SYNTAX,                     "p"),
+    ("set",              "set k = -1",                                      "set = 1",                                    SYNTAX,                     "="),
+    ("metric",           "metric m \"M\" higher is better = 1 cite \"1\"",  "metric m",                                   SYNTAX,                     ""),
+    ("criterion",        "criterion c = count(group)",                      "criterion = 1",                              SYNTAX,                     "="),
+    ("better",           "metric m lower is better = 1",                    "metric m lower is worse = 1",                SYNTAX,                     "w"),
+    ("param_list",       "metric f(a, b) = a + b",                          "metric f(a,) = a",                           SYNTAX,                     ")"),
+    ("procedure",        "procedure p cite \"1\" { step 1 desc }",          "procedure p step 1 desc",                    SYNTAX,                     "s"),
+    ("default_then",     "procedure p { then restart step 1 desc }",        "procedure p { then step 1 desc }",           SYNTAX,                     "s"),
+    ("step",             "procedure p { step score desc }",                 "procedure p { step desc }",                  SYNTAX,                     "d"),
+    ("direction",        "procedure p { step 1 asc step 2 reversed }",      "procedure p { step 1 dsc }",                 SYNTAX,                     "d"),
+    ("step_option",      "procedure p { step 1 desc as \"A\" decimals 2 }", "procedure p { step 1 desc as }",             SYNTAX,                     "}"),
+    ("select",           "procedure p { step 1 desc select best step 2 desc select worst }",      "procedure p { step 1 desc select first }",   SYNTAX,                     "f"),
+    ("when",             "procedure p { step 1 desc when true }",           "procedure p { step 1 desc when }",           SYNTAX,                     "}"),
+    ("then",             "procedure p { step 1 desc then repeat }",         "procedure p { step 1 desc then }",           SYNTAX,                     "}"),
+    ("handoff",          "procedure p { step 1 desc then size 2 => q, else continue }", "procedure p { step 1 desc then size 2 => q, }", SYNTAX,  "}"),
+    ("size_case",        "procedure p { step 1 desc then size 2 => q }",    "procedure p { step 1 desc then size two => q }", SYNTAX,                 "t"),
+    ("else_case",        "procedure p { step 1 desc then size 2 => q, else restart }", "procedure p { step 1 desc then size 2 => q, else }", SYNTAX, "}"),
+    ("action",           "procedure p { step 1 desc then q }",              "procedure p { step 1 desc then 2 }",         SYNTAX,                     "2"),
+    ("label",            "procedure p { step 1 desc as \"One\" }",          "procedure p { step 1 desc as One }",         SYNTAX,                     "O"),
+    ("decimals",         "procedure p { step 1 desc decimals 12 }",         "procedure p { step 1 desc decimals 13 }",    "tb::parse::bad_decimals",  "13"),
+    ("cite",             "procedure p { step 1 desc cite \"Art. 1\" }",     "procedure p { step 1 desc cite Art }",       SYNTAX,                     "A"),
+    ("end_clause",       "procedure p { step 1 desc otherwise lots }",      "procedure p { otherwise }",                  SYNTAX,                     "}"),
+    ("end_kind",         "procedure p { otherwise unresolved \"why\" } procedure q { otherwise shared }", "procedure p { otherwise unresolved }",       SYNTAX,                     "}"),
+    ("standings",        "standings p",                                     "standings \"p\"",                            SYNTAX,                     "\""),
+    ("reads",            "reads round imps cite \"2\"",                     "reads imps",                                 SYNTAX,                     "i"),
+    ("read_kind",        "reads participant carryover",                     "reads game imps",                            SYNTAX,                     "g"),
+    ("read_default",     "reads event n default 0",                         "reads event n default",                      SYNTAX,                     ""),
+    ("read_number",      "reads event n default -1.5",                      "reads event n default 1.",                   SYNTAX,                     "."),
+    // Expressions.
+    ("expr",             "metric m = -1 + 2 * 3",                           "metric m = 1 +",                             SYNTAX,                     ""),
+    ("postfixed",        "metric m = me.score",                             "metric m = me.",                             SYNTAX,                     ""),
+    ("prefix",           "metric m = not - 1",                              "metric m = 1 not",                           SYNTAX,                     "n"),
+    ("op_not",           "metric m = not true",                             "metric m = not",                             SYNTAX,                     ""),
+    ("op_neg",           "metric m = -score",                               "metric m = -",                               SYNTAX,                     ""),
+    ("postfix",          "metric m = r.opponent.f(1)",                      "metric m = r.1",                             SYNTAX,                     "1"),
+    ("field_name",       "metric m = r.voluntary",                          "metric m = r.\"x\"",                         SYNTAX,                     "\""),
+    ("infix",            "metric m = 1 + 2",                                "metric m = 1 2",                             SYNTAX,                     "2"),
+    ("op_coalesce",      "metric m = a ?? 0",                               "metric m = a ?? ?? 0",                       SYNTAX,                     "?"),
+    ("op_or",            "metric m = a or b",                               "metric m = a or",                            SYNTAX,                     ""),
+    ("op_and",           "metric m = a and b",                              "metric m = a and",                           SYNTAX,                     ""),
+    ("op_eq",            "metric m = a == b",                               "metric m = a === b",                         SYNTAX,                     "="),
+    ("op_ne",            "metric m = a != b",                               "metric m = a !== b",                         SYNTAX,                     "="),
+    ("op_le",            "metric m = a <= b",                               "metric m = a <== b",                         SYNTAX,                     "="),
+    ("op_ge",            "metric m = a >= b",                               "metric m = a >== b",                         SYNTAX,                     "="),
+    ("op_lt",            "metric m = a < b",                                "metric m = a < < b",                         SYNTAX,                     "<"),
+    ("op_gt",            "metric m = a > b",                                "metric m = a > > b",                         SYNTAX,                     ">"),
+    ("op_in",            "metric m = a in group",                           "metric m = a in",                            SYNTAX,                     ""),
+    ("op_add",           "metric m = a + b",                                "metric m = a + + b",                         SYNTAX,                     "+"),
+    ("op_sub",           "metric m = a - b",                                "metric m = a -",                             SYNTAX,                     ""),
+    ("op_mul",           "metric m = a * b",                                "metric m = a * * b",                         SYNTAX,                     "*"),
+    ("op_div",           "metric m = a / b",                                "metric m = a / / b",                         SYNTAX,                     "/"),
+    ("op_rem",           "metric m = a % b",                                "metric m = a % % b",                         SYNTAX,                     "%"),
+    ("primary",          "metric m = (1)",                                  "metric m = ]",                               SYNTAX,                     "]"),
+    ("paren",            "metric m = (1 + 2) * 3",                          "metric m = (1 + 2",                          SYNTAX,                     ""),
+    ("if_expr",          "metric m = if a then 1 else 2",                   "metric m = if a then 1",                     SYNTAX,                     ""),
+    ("call",             "metric m = max(1, 2)",                            "metric m = max(1, 2",                        SYNTAX,                     ""),
+    ("generator_rest",   "metric m = sum(r.points for r in rounds where r.played)", "metric m = sum(r.points for r)",  SYNTAX,                     ")"),
+    ("more_args",        "metric m = f(1, 2, c: 3)",                        "metric m = f(1, , 2)",                       SYNTAX,                     ","),
+    ("arg",              "metric m = f(a: 1, 2)",                           "metric m = f(1, :)",                         SYNTAX,                     ":"),
+    ("named_arg",        "metric m = f(fore: true)",                        "metric m = f(fore: )",                       SYNTAX,                     ")"),
+    ("for_clause",       "metric m = sum(1 for r in rounds for s in rounds)", "metric m = sum(1 for in rounds)",     SYNTAX,                     "i"),
+    ("where_clause",     "metric m = count(r in rounds where r.played)",    "metric m = count(r in rounds where)",        SYNTAX,                     ")"),
+    ("list_comp",        "metric m = [r.points for r in rounds]",           "metric m = [r.points]",                      SYNTAX,                     "]"),
+    ("by_clause",        "metric m = [r.points for r in rounds by r.round]", "metric m = [r.points for r in rounds by]",  SYNTAX,                     "]"),
+    ("voluntary_clause", "metric m = [1 for r in rounds voluntary r.voluntary]", "metric m = [1 for r in rounds voluntary]", SYNTAX,            "]"),
+    ("call_args",        "metric m = r.f(1, b: 2)",                         "metric m = r.f(1 2)",                        SYNTAX,                     "2"),
+    ("number",           "metric m = 0.25",                                 "metric m = 123456789012345678901234567890",  "tb::parse::bad_number",    "123456789012345678901234567890"),
+    // A bad `size` case is reported at `size`, not at the wrong token.
+    ("integer",          "procedure p { step 1 desc then size 3 => q }",    "procedure p { step 1 desc then size 2.5 => q }", SYNTAX,                 "s"),
+    ("string",           "title \"a \\\"quoted\\\" word\"",                 "title \"unclosed\nmetric m = 1",             SYNTAX,                     "\""),
+    ("string_inner",     "title \"§7 — ½\"",                                "title \"two\nlines\"",                       SYNTAX,                     "\""),
+    ("boolean",          "metric m = if true or false then 1 else 0",       "metric m = if True2 then 1 else 0 }",        SYNTAX,                     "}"),
+    // `metric infinity = 1` is accepted today: in `keyword`, "in" matches
+    // first and its `!ident_char` then fails the whole choice, so the name
+    // `infinity` is not reserved.
+    ("infinity",         "metric m = infinity",                             "metric m = infinity infinity",               SYNTAX,                     "i"),
+    ("arrow",            "procedure p { step 1 desc then size 2 => q }",    "procedure p { step 1 desc then size 2 -> q }", SYNTAX,                   "s"),
+    ("assign",           "metric m = 1",                                    "metric m == 1",                              SYNTAX,                     "="),
+    ("ident",            "metric _m2 = 1",                                  "metric 2m = 1",                              SYNTAX,                     "2"),
+    ("keyword",          "metric steps = 1",                                "metric step = 1",                            SYNTAX,                     "s"),
+];
+
+/// Every rule defined in the grammar file, in order: the name before
+/// `= {`, `= _{`, `= @{` or `= ${` at the start of a line.
+fn grammar_rules() -> Vec<String> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/tb.pest");
+    let text = std::fs::read_to_string(path).expect("read grammar/tb.pest");
+    let mut rules = Vec::new();
+    for line in text.lines() {
+        let Some((name, rest)) = line.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        let body = rest.trim_start();
+        let is_rule = ["{", "_{", "@{", "${", "!{"]
+            .iter()
+            .any(|o| body.starts_with(o));
+        if is_rule
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            rules.push(name.to_string());
+        }
+    }
+    rules
+}
+
+fn is_keyword_rule(rule: &str) -> bool {
+    rule.starts_with("kw_")
+}
+
+#[test]
+fn every_grammar_rule_has_a_row() {
+    let rules = grammar_rules();
+    assert!(
+        rules.len() > 50,
+        "read only {} rules from grammar/tb.pest",
+        rules.len()
+    );
+    let rows: BTreeSet<&str> = ROWS.iter().map(|r| r.0).collect();
+    let missing: Vec<&String> = rules
+        .iter()
+        .filter(|r| {
+            !is_keyword_rule(r) && !EXEMPT.contains(&r.as_str()) && !rows.contains(r.as_str())
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "grammar rules with no row in tests/syntax_rules.rs (add a text each accepts and \
+         one each rejects to ROWS): {missing:?}"
+    );
+    let gone: Vec<&str> = rows
+        .iter()
+        .chain(EXEMPT)
+        .filter(|r| !rules.iter().any(|g| g == *r))
+        .copied()
+        .collect();
+    assert!(
+        gone.is_empty(),
+        "rows for rules the grammar no longer has: {gone:?}"
+    );
+    let mut seen = BTreeSet::new();
+    for r in ROWS {
+        assert!(seen.insert(r.0), "two rows for `{}`", r.0);
+    }
+}
+
+/// Each keyword rule's word is used in some accepted text, so a keyword
+/// the parser stopped accepting fails a row.
+#[test]
+fn every_keyword_is_in_an_accepted_text() {
+    let words = |text: &str| -> BTreeSet<String> {
+        text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect()
+    };
+    let used: BTreeSet<String> = ROWS.iter().flat_map(|r| words(r.1)).collect();
+    let missing: Vec<String> = grammar_rules()
+        .into_iter()
+        .filter(|r| is_keyword_rule(r))
+        .filter(|r| !used.contains(&r["kw_".len()..]))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "keywords in no accepted text of ROWS: {missing:?}"
+    );
+}
+
+/// Rules that leave no trace in a parse besides the silent ones: `keyword`
+/// is only ever used as `!keyword`, whose matches pest does not keep.
+const NO_TRACE: &[&str] = &["keyword"];
+
+/// Every rule each accepted text went through (silent rules excepted).
+fn rules_matched(text: &str) -> BTreeSet<String> {
+    use pest::Parser as _;
+    let pairs = grammar::Grammar::parse(grammar::Rule::file, text)
+        .unwrap_or_else(|e| panic!("the grammar refuses {text:?}:\n{e}"));
+    pairs
+        .flatten()
+        .map(|p| format!("{:?}", p.as_rule()))
+        .collect()
+}
+
+#[test]
+fn each_rule_accepts_and_rejects() {
+    let silent: BTreeSet<String> = {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/grammar/tb.pest"))
+            .unwrap();
+        text.lines()
+            .filter(|l| l.contains("= _{"))
+            .filter_map(|l| l.split('=').next())
+            .map(|n| n.trim().to_string())
+            .collect()
+    };
+    let mut wrong = Vec::new();
+    for &(rule, accepts, rejects, code, at) in ROWS {
+        let src = Source::new("rule.tb", accepts);
+        if let Err(d) = tb::syntax::parse::parse(&src) {
+            wrong.push(format!("{rule}: refuses {accepts:?}: {}", d.plain()));
+        } else if !silent.contains(rule)
+            && !NO_TRACE.contains(&rule)
+            && !rules_matched(accepts).contains(rule)
+        {
+            wrong.push(format!(
+                "{rule}: {accepts:?} is accepted without going through `{rule}`"
+            ));
+        }
+        let src = Source::new("rule.tb", rejects);
+        match tb::syntax::parse::parse(&src) {
+            Ok(_) => wrong.push(format!("{rule}: accepts {rejects:?}")),
+            Err(d) => {
+                let span = d.labels.first().map(|(s, _)| &rejects[s.start..s.end]);
+                if d.code != code || span != Some(at) {
+                    wrong.push(format!(
+                        "{rule}: {rejects:?} gives {} at {span:?}, expected {code} at {at:?}: {}",
+                        d.code, d.message
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} rows wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
