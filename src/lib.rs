@@ -1,9 +1,8 @@
 //! tb: tie-break regulations as readable rulesets, evaluated exactly and explained.
 //!
-//! The pipeline, one module per stage:
-//! ruleset text → [`parse`] (pest) → [`ast`] with spans → [`check`] (names,
-//! arities, cycles; all errors at once) → [`plan`] → [`eval`] over an
-//! [`model::Event`] from a [`load`]er → standings with a trace → [`render`].
+//! The crate documentation below is `ARCHITECTURE.md`: the pipeline, one
+//! folder per stage, and what each stage may import.
+#![doc = include_str!("../ARCHITECTURE.md")]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
