@@ -9,8 +9,9 @@
 //! stack flat however many hand-offs a large tie takes.
 
 use crate::diag::Diag;
-use crate::eval::{compare_values, Env, EvalError, Evaluator, Value, PARALLEL_CELLS};
+use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
+use crate::par::PARALLEL_CELLS;
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use crate::syntax::ast::{Direction, EndKind, Select};
 use std::cmp::Ordering;
