@@ -234,25 +234,19 @@ fn number(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value> 
     })
 }
 
-/// `sorted`.
-fn sorted(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value> {
+/// `sorted` (by value) and `sorted_by_key` (by significance key): highest
+/// first, equal ones kept in their order.
+fn sorted(ev: &mut Evaluator, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
     if undefined_list(&args) {
         return Ok(Value::Undef);
     }
     let l = ev.list_arg(e, &args[0])?;
     let mut items: Vec<ListItem> = l.as_ref().clone();
-    items.sort_by_key(|i| std::cmp::Reverse(i.value));
-    Ok(Value::List(Arc::new(items)))
-}
-
-/// `sorted_by_key`.
-fn sorted_by_key(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value> {
-    if undefined_list(&args) {
-        return Ok(Value::Undef);
+    if func == Func::SortedByKey {
+        items.sort_by_key(|i| std::cmp::Reverse(i.key));
+    } else {
+        items.sort_by_key(|i| std::cmp::Reverse(i.value));
     }
-    let l = ev.list_arg(e, &args[0])?;
-    let mut items: Vec<ListItem> = l.as_ref().clone();
-    items.sort_by_key(|i| std::cmp::Reverse(i.key));
     Ok(Value::List(Arc::new(items)))
 }
 

@@ -83,7 +83,7 @@ impl EvalError {
 
 // The error is boxed: every expression node returns an `R<Value>`, and an
 // unboxed 88-byte error would make each of those returns twice as large.
-pub(crate) type R<T> = Result<T, Box<EvalError>>;
+type R<T> = Result<T, Box<EvalError>>;
 
 /// Per-evaluation environment: who "me" is, local slots, the tied group.
 #[derive(Clone, Debug)]

@@ -48,7 +48,7 @@ macro_rules! builtin_functions {
                 "the n highest values of the list",
             Sorted "sorted" (1, 1) "list" => sorted, each:
                 "the values highest first (a step compares such lists lexicographically)",
-            SortedByKey "sorted_by_key" (1, 1) "list" => sorted_by_key, each:
+            SortedByKey "sorted_by_key" (1, 1) "list" => sorted, each:
                 "the items in order of their `by` keys, highest first, equal keys kept in order (WBF pairs: best-ranked common opponent first)",
             Deals "deals" (1, 1) "p_or_group" => deals, each:
                 "one board per distinct deal (session, board number) a participant or a set of them has, in that order: `for b in deals(group)`",

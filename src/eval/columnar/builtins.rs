@@ -129,8 +129,9 @@ impl Evaluator<'_> {
     /// `sum(cut_lowest(list, n))` (Buchholz Cut-1) and the like: each
     /// participant's list cut and added up in a buffer used for all of
     /// them, as the two functions would in turn (and charged the same),
-    /// without making the cut list. None when the arguments are not a list
-    /// per element and a count.
+    /// without making the cut list: mirrors `cut_list` then `total` of
+    /// `eval::builtins` ([`Evaluator::cut`], [`Evaluator::list_total`]).
+    /// None when the arguments are not a list per element and a count.
     fn total_of_cut(
         &mut self,
         e: &PExpr,

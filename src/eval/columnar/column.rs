@@ -264,7 +264,6 @@ impl Block {
             Dom::Rounds => self.rounds[j].0,
         }
     }
-    /// Element `j` of a column.
     /// Column `c` (over the participants) as one value per participant.
     pub(super) fn values(&self, c: &Col) -> Vec<Value> {
         (0..self.parts.len())
@@ -272,6 +271,7 @@ impl Block {
             .collect()
     }
 
+    /// Element `j` of a column, as a value.
     pub(super) fn at(&self, dom: Dom, c: &Col, j: usize) -> Value {
         match c {
             Col::Const(v) => v.clone(),

@@ -55,7 +55,7 @@ pub(crate) struct FieldCols {
 }
 
 impl FieldCols {
-    pub(crate) fn new(event: &crate::model::Event) -> FieldCols {
+    pub(in crate::eval) fn new(event: &crate::model::Event) -> FieldCols {
         let spans = block_spans(event);
         let n = spans.len() * BuiltinField::ALL.len();
         FieldCols {
@@ -72,8 +72,9 @@ impl FieldCols {
 
 impl Evaluator<'_> {
     /// A built-in field of every round of the block, typed; None for
-    /// fields without a typed form. Made once per block for the whole
-    /// evaluation (see [`FieldCols`]).
+    /// fields without a typed form, as [`Evaluator::field`] gives it of
+    /// each round. Made once per block for the whole evaluation (see
+    /// [`FieldCols`]).
     pub(super) fn round_field(&mut self, f: BuiltinField, blk: &Block) -> Option<Col> {
         let fields = self.fields.clone();
         let slot = fields.slot(f, blk.parts.start)?;
@@ -84,7 +85,9 @@ impl Evaluator<'_> {
         slot.get_or_init(|| c).clone()
     }
 
-    /// Field `f` of every round of the block, read from the entries.
+    /// Field `f` of every round of the block, read from the entries with
+    /// the reference's own readers (`entry_flag_of`, `entry_num`, the
+    /// running scores of `Evaluator::entry_number`).
     fn read_round_field(&self, f: BuiltinField, blk: &Block) -> Option<Col> {
         let ev = self.event;
         let &(p0, i0) = blk.rounds.first()?;

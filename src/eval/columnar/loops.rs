@@ -8,8 +8,10 @@ use crate::plan::*;
 use std::sync::Arc;
 
 impl Evaluator<'_> {
-    /// An aggregate or list over the participant's rounds, in columns; None
-    /// when the loop has another form (evaluated per item instead).
+    /// An aggregate or list over the participant's rounds, in columns: the
+    /// columnar form of `Evaluator::aggregate` and `Evaluator::list`, folded
+    /// by the same [`Acc`] and `Evaluator::list_push`. None when the loop
+    /// has another form (evaluated per item instead).
     pub(super) fn col_loop(
         &mut self,
         e: &PExpr,

@@ -35,7 +35,7 @@ fn gather_nums(cache: &[Option<Value>], ps: &[Pid]) -> Option<Col> {
 
 /// A metric call's argument, as far as sharing its column goes.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum ArgKey {
+pub(super) enum ArgKey {
     Const(Value),
     Round,
     Me,
@@ -47,11 +47,11 @@ pub(crate) enum ArgKey {
 /// computation cuts the same blocks). Built-in fields are kept longer, in
 /// [`FieldCols`].
 #[derive(Default)]
-pub(crate) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
+pub(in crate::eval) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
 
 /// What a shared column is.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum MemoKey {
+pub(super) enum MemoKey {
     /// A metric with these arguments.
     Metric(MetricId, Vec<ArgKey>),
 }
@@ -81,7 +81,9 @@ fn eager(a: &PExpr) -> bool {
 }
 
 impl Evaluator<'_> {
-    /// A metric call over the block.
+    /// A metric call over the block: the columnar form of
+    /// [`Evaluator::metric`] (a whole column gathered for one without
+    /// arguments, the body inlined for one with them).
     pub(super) fn col_metric(
         &mut self,
         e: &PExpr,
@@ -160,7 +162,8 @@ impl Evaluator<'_> {
 
     /// The cached values of metric `id` (no arguments) for the participants
     /// of column `t`, undefined where `t` is; None unless `t` holds
-    /// participants only and every one of them has a cached value.
+    /// participants only and every one of them has a cached value (the
+    /// cache [`Evaluator::metric`] reads).
     fn gather(&self, id: MetricId, t: &Col, dom: Dom, blk: &Block) -> Option<Col> {
         if let (Col::Me, Dom::Rounds) = (t, dom) {
             // The participant's own value, the same in each of its rounds.

@@ -84,7 +84,7 @@ impl<'a> Evaluator<'a> {
     /// nothing is reported, and the participants not cached yet are computed
     /// by [`Evaluator::metric`] when asked for. Tried once per metric, and
     /// not at all when the evaluator works per participant only.
-    pub(crate) fn fill_column(&mut self, id: MetricId) {
+    pub(in crate::eval) fn fill_column(&mut self, id: MetricId) {
         if !self.columnar || self.caches.column_tried[id] || self.budget.col_nest >= MAX_NEST {
             return;
         }
@@ -127,7 +127,8 @@ impl<'a> Evaluator<'a> {
         r
     }
 
-    /// Metric `id` (no arguments) for every participant, into the cache.
+    /// Metric `id` (no arguments) for every participant, into the cache
+    /// [`Evaluator::metric`] reads and fills.
     fn fill_blocks(&mut self, id: MetricId) -> R<()> {
         let rs = self.rs;
         let m = &rs.metrics[id];
@@ -165,6 +166,8 @@ impl<'a> Evaluator<'a> {
         Ok((blk, col))
     }
 
+    /// The signal that the columnar path cannot compute `e` as the
+    /// reference evaluator would (never shown).
     fn give_up(&self, e: &PExpr) -> Box<EvalError> {
         Box::new(EvalError {
             code: GIVE_UP,
@@ -190,7 +193,8 @@ impl<'a> Evaluator<'a> {
         Ok(out.finish())
     }
 
-    /// Evaluate `e` over the block's domain.
+    /// Evaluate `e` over the block's domain: the columnar form of
+    /// [`Evaluator::eval`], with its nesting limit.
     fn col(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
         // Nesting as deep as the reference evaluator allows, on a stack
         // that grows when little is left (probed every eighth level).
@@ -207,6 +211,9 @@ impl<'a> Evaluator<'a> {
         c
     }
 
+    /// One node over the block's domain: the columnar form of
+    /// `Evaluator::eval_node`, node kind by node kind (`not` of booleans
+    /// typed, other operators as `Evaluator::unary_value` gives them).
     fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
         let dom = cx.dom;
         self.charge(e, blk.len(dom).max(1) as u64)?;

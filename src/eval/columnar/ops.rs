@@ -98,6 +98,11 @@ impl Evaluator<'_> {
         })
     }
 
+    /// An infix operator over the block: the columnar form of
+    /// `Evaluator::binary` (Kleene's `and`/`or` with `b` counted only where
+    /// `a` has not decided, `??`, and the others by
+    /// `Evaluator::binary_value`, typed for numbers by
+    /// [`Evaluator::nums_binary`]).
     pub(super) fn col_binary(
         &mut self,
         e: &PExpr,
@@ -231,7 +236,7 @@ impl Evaluator<'_> {
     }
 
     /// A comparison or sum, difference or product of two columns of
-    /// numbers, with the operators of [`Num`] as the reference evaluator
+    /// numbers, with the operators of [`Num`] as `Evaluator::binary_value`
     /// applies them; None for other operators.
     fn nums_binary(&self, e: &PExpr, op: BinOp, a: &Col, b: &Col, len: usize) -> R<Option<Col>> {
         let (Some(va), Some(vb)) = (a.nums(), b.nums()) else {
