@@ -100,6 +100,9 @@ impl EntryValues {
             chunks: vec![None; total.div_ceil(ENTRY_CHUNK)],
         }
     }
+    // Inlined, as the cache reads below: they are asked in every metric
+    // call, from another module (perhaps another codegen unit).
+    #[inline]
     pub(super) fn get(&self, k: usize) -> Option<&Value> {
         self.chunks
             .get(k / ENTRY_CHUNK)?
@@ -121,6 +124,7 @@ impl Evaluator<'_> {
     /// Whether `p` is in the set `ps`: a short set is scanned; a longer one
     /// is marked once (its members, in a table over all participants) and
     /// then answers in constant time for as long as it is the one asked.
+    #[inline]
     pub(super) fn member(&mut self, ps: &Arc<Vec<Pid>>, p: Pid) -> bool {
         if ps.len() <= 8 {
             return ps.contains(&p);
@@ -260,6 +264,7 @@ pub(super) struct GroupCache {
 type ArgsAndValue = (Vec<Value>, Value);
 
 impl GroupCache {
+    #[inline]
     pub(super) fn get(
         &self,
         g: &Arc<Vec<Pid>>,

@@ -132,6 +132,7 @@ pub fn compare_values(a: &Value, b: &Value) -> Ordering {
 }
 
 /// `==` between two defined values.
+#[inline]
 pub(super) fn values_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Num(x), Value::Num(y)) => x == y,
