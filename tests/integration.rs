@@ -24,6 +24,7 @@ mod bridge_usebio;
 mod bridge_wbf_other;
 mod bridge_wbf_round_robin;
 mod bridge_wbf_swiss;
+mod builtins_readme;
 mod cli;
 mod cli_diagnostics;
 mod columnar;

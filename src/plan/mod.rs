@@ -1,9 +1,17 @@
 //! The compiled plan: a checked ruleset with every name resolved to an index.
+//!
+//! Made by: `check`, from the AST. Read by: `eval`, `rank`, `render`.
+//! Holds data only (the built-in functions' rows in [`builtins`] name their
+//! implementations without importing them); may import `syntax::ast`,
+//! `model`, `num`, `diag`, never a later stage.
+
+pub mod builtins;
 
 use crate::diag::{Source, Span};
 use crate::num::Num;
 pub use crate::syntax::ast::DataKind;
 use crate::syntax::ast::{Direction, EndKind, FileId, Select, UnOp};
+pub use builtins::Func;
 
 /// Index of a metric or criterion in [`Ruleset::metrics`].
 pub type MetricId = usize;
@@ -289,121 +297,6 @@ pub enum Builtin {
     Others,
     /// The event.
     Event,
-}
-
-/// Built-in functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Func {
-    /// Largest of the arguments, or of a list.
-    Max,
-    /// Smallest of the arguments, or of a list.
-    Min,
-    /// Absolute value.
-    Abs,
-    /// `round(x, places)`: nearest, .5 away from zero.
-    Round,
-    /// `round_down(x, places)`: toward zero.
-    RoundDown,
-    /// Toward −∞ to a whole number.
-    Floor,
-    /// Toward +∞ to a whole number.
-    Ceil,
-    /// Whether a value is defined.
-    Defined,
-    /// Sum of a list.
-    Sum,
-    /// Mean of a list (undefined when empty).
-    Mean,
-    /// Number of items of a list or collection.
-    Count,
-    /// `cut_lowest(list, n)`: drop the n least significant (FIDE 14.1, 16.5).
-    CutLowest,
-    /// `cut_highest(list, n)`: drop the n most significant.
-    CutHighest,
-    /// `best(list, n)`: keep the n highest values.
-    Best,
-    /// `sorted(list)`: values highest first (compared lexicographically in a step).
-    Sorted,
-    /// `sorted_by_key(list)`: items in order of their `by` keys, highest key
-    /// first (equal keys keep their order); the values are what a step
-    /// compares. WBF pairs: matchpoints against common opponents, best-ranked
-    /// opponent first.
-    SortedByKey,
-    /// `deals(x)`: one board for every distinct deal (session and board
-    /// number) that a participant, or any of a set of participants, has in
-    /// its rounds, in session and board order. Loop over it:
-    /// `for b in deals(group)`.
-    Deals,
-    /// `score_on(p, b)`: participant `p`'s score on the deal of board `b`
-    /// (same session and board number), whether played or awarded
-    /// (EBU 143.5.5); undefined when `p` has no result on that deal.
-    ScoreOn,
-    /// `fide_dp(p)`: FIDE table 8.1(a) (Rating Regulations B.02), the rating
-    /// difference for a fractional score `p` from 0 to 1, taken at the nearest
-    /// hundredth (.005 up). The table is data: `rulesets/fide/rating-tables.txt`.
-    FideDp,
-    /// `fide_expected(d)`: FIDE table 8.1(b), the scoring probability of a
-    /// player rated `d` points above the opponent (negative: below), over the
-    /// full scale (no 400-point cut).
-    FideExpected,
-    /// `integers(a, b)`: the whole numbers from `a` to `b`, ascending (empty
-    /// when `b < a`), to loop over: `min(x for x in integers(a, b) where ...)`.
-    Integers,
-    /// `number(x)`: a text such as an id read as a number (undefined if it is
-    /// not one); a number is returned as it is.
-    Number,
-}
-
-impl Func {
-    /// Look up a function by name.
-    pub fn by_name(s: &str) -> Option<Func> {
-        Some(match s {
-            "max" => Func::Max,
-            "min" => Func::Min,
-            "abs" => Func::Abs,
-            "round" => Func::Round,
-            "round_down" => Func::RoundDown,
-            "floor" => Func::Floor,
-            "ceil" => Func::Ceil,
-            "defined" => Func::Defined,
-            "sum" => Func::Sum,
-            "mean" => Func::Mean,
-            "count" => Func::Count,
-            "cut_lowest" => Func::CutLowest,
-            "cut_highest" => Func::CutHighest,
-            "best" => Func::Best,
-            "sorted" => Func::Sorted,
-            "sorted_by_key" => Func::SortedByKey,
-            "deals" => Func::Deals,
-            "score_on" => Func::ScoreOn,
-            "fide_dp" => Func::FideDp,
-            "fide_expected" => Func::FideExpected,
-            "integers" => Func::Integers,
-            "number" => Func::Number,
-            _ => return None,
-        })
-    }
-    /// Allowed argument counts (min, max).
-    pub fn arity(self) -> (usize, usize) {
-        match self {
-            Func::Max | Func::Min => (1, 64),
-            Func::Abs
-            | Func::Floor
-            | Func::Ceil
-            | Func::Defined
-            | Func::Sum
-            | Func::Mean
-            | Func::Count
-            | Func::Sorted
-            | Func::SortedByKey
-            | Func::Deals => (1, 1),
-            Func::ScoreOn => (2, 2),
-            Func::FideDp | Func::FideExpected | Func::Number => (1, 1),
-            Func::Integers => (2, 2),
-            Func::Round | Func::RoundDown => (1, 2),
-            Func::CutLowest | Func::CutHighest | Func::Best => (2, 2),
-        }
-    }
 }
 
 /// Aggregates over a generator.

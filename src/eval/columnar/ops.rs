@@ -1,0 +1,279 @@
+//! Operators and conditions on columns: typed loops over slices where the operands allow, the reference evaluator's own operators element by element otherwise.
+
+use crate::eval::columnar::column::{nums_col, zip_nums};
+use crate::eval::columnar::{Block, Builder, Col, Cx, Dom};
+use crate::eval::{Evaluator, Value, R};
+use crate::num::Num;
+use crate::plan::*;
+use std::sync::Arc;
+
+impl Evaluator<'_> {
+    /// `if c then a else b` over the block, as [`Evaluator::eval`] takes
+    /// it element by element: both branches computed in columns and merged
+    /// (`e` is the conditional).
+    pub(super) fn col_if(
+        &mut self,
+        e: &PExpr,
+        c: &PExpr,
+        a: &PExpr,
+        b: &PExpr,
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Col> {
+        let dom = cx.dom;
+        let cc = self.col(c, cx, blk)?;
+        if let Col::Const(v) = &cc {
+            return match self.truth(c, v)? {
+                Some(true) => self.col(a, cx, blk),
+                Some(false) => self.col(b, cx, blk),
+                None => Ok(Col::Const(Value::Undef)),
+            };
+        }
+        // Where the condition is undefined the reference evaluator
+        // takes neither branch: the element is undefined (`known`).
+        // A condition of flags with holes (`r.opponent.rated`, a
+        // bye's opponent) is merged here; any other with an
+        // undefined element is evaluated per element.
+        let (truth, known) = match self.truths(c, &cc, dom, blk)? {
+            Some(t) => (t, None),
+            None => match &cc {
+                Col::OptBools(bs, ds) => (bs.clone(), Some(ds.clone())),
+                _ => return self.per_item(e, cx, blk),
+            },
+        };
+        if known.is_none() && truth.iter().all(|&t| t) {
+            return self.col(a, cx, blk);
+        }
+        if known.is_none() && !truth.iter().any(|&t| t) {
+            return self.col(b, cx, blk);
+        }
+        let ca = self.col(a, cx, blk)?;
+        let cb = self.col(b, cx, blk)?;
+        // The branch element `j` takes; None where the condition is
+        // undefined (a hole).
+        let taken = |j: usize| {
+            let t = truth[j];
+            known
+                .as_ref()
+                .is_none_or(|k| k[j])
+                .then_some(if t { &ca } else { &cb })
+        };
+        Ok(match (ca.nums(), cb.nums()) {
+            (Some(va), Some(vb)) if known.is_none() => Col::Nums(Arc::new(
+                truth
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &t)| if t { va.at(j) } else { vb.at(j) })
+                    .collect(),
+            )),
+            // Numbers with undefined holes (a rating, undefined for
+            // a bye) in either branch, or where the condition is.
+            _ if ca.opt_nums() && cb.opt_nums() => {
+                let mut ns = Vec::with_capacity(truth.len());
+                let mut ds = Vec::with_capacity(truth.len());
+                for (j, &t) in truth.iter().enumerate() {
+                    let n = match &known {
+                        Some(k) if !k[j] => None,
+                        _ if t => ca.num(j),
+                        _ => cb.num(j),
+                    };
+                    ns.push(n.unwrap_or(Num::ZERO));
+                    ds.push(n.is_some());
+                }
+                nums_col(ns, ds)
+            }
+            _ => {
+                let mut out = Builder::new(truth.len());
+                for j in 0..truth.len() {
+                    match taken(j) {
+                        None => out.push(Value::Undef),
+                        Some(c) => match c.num(j) {
+                            Some(n) => out.push_num(n),
+                            None => out.push(blk.at(dom, c, j)),
+                        },
+                    }
+                }
+                out.finish()
+            }
+        })
+    }
+
+    /// An infix operator over the block: the columnar form of
+    /// `Evaluator::binary` (Kleene's `and`/`or` with `b` counted only where
+    /// `a` has not decided, `??`, and the others by
+    /// `Evaluator::binary_value`, typed for numbers by
+    /// [`Evaluator::nums_binary`]).
+    pub(super) fn col_binary(
+        &mut self,
+        e: &PExpr,
+        op: BinOp,
+        a: &PExpr,
+        b: &PExpr,
+        cx: &Cx,
+        blk: &mut Block,
+    ) -> R<Col> {
+        let dom = cx.dom;
+        let len = blk.len(dom);
+        match op {
+            BinOp::And | BinOp::Or => {
+                // `b` counts only where `a` has not decided (as in the
+                // reference evaluator, which does not evaluate it there).
+                let and = op == BinOp::And;
+                let ca = self.col(a, cx, blk)?;
+                // Columns of definite truths only; an undefined one anywhere
+                // and the reference evaluator decides per element (Kleene).
+                let Some(ta) = self.truths(a, &ca, dom, blk)? else {
+                    return self.per_item(e, cx, blk);
+                };
+                if ta.iter().all(|&t| t != and) {
+                    return Ok(Col::Const(Value::Bool(!and)));
+                }
+                let cb = self.col(b, cx, blk)?;
+                let decided = |t: bool| t != and;
+                let out: Vec<bool> = match &cb {
+                    Col::Bools(bs) => ta
+                        .iter()
+                        .zip(bs.iter())
+                        .map(|(&t, &x)| if decided(t) { !and } else { x })
+                        .collect(),
+                    Col::Const(Value::Bool(x)) => ta
+                        .iter()
+                        .map(|&t| if decided(t) { !and } else { *x })
+                        .collect(),
+                    _ => {
+                        let mut out = Vec::with_capacity(len);
+                        for (j, &t) in ta.iter().enumerate() {
+                            out.push(if decided(t) {
+                                !and
+                            } else {
+                                match self.truth(b, &blk.at(dom, &cb, j))? {
+                                    Some(x) => x,
+                                    None => return self.per_item(e, cx, blk),
+                                }
+                            });
+                        }
+                        out
+                    }
+                };
+                Ok(Col::Bools(Arc::new(out)))
+            }
+            BinOp::Coalesce => {
+                let ca = match self.col(a, cx, blk) {
+                    // Data the event does not record at all reads as
+                    // undefined here, but only for the elements that read it
+                    // (a participant who played no round never reads
+                    // `r.imps`): the reference evaluator decides per element.
+                    Err(er) if er.code == "tb::eval::missing_data" => {
+                        return self.per_item(e, cx, blk)
+                    }
+                    r => r?,
+                };
+                if (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef) {
+                    return Ok(ca);
+                }
+                let cb = self.col(b, cx, blk)?;
+                self.map(blk, dom, |_, j| {
+                    let x = blk.at(dom, &ca, j);
+                    Ok(if x == Value::Undef {
+                        blk.at(dom, &cb, j)
+                    } else {
+                        x
+                    })
+                })
+            }
+            _ => {
+                let ca = self.col(a, cx, blk)?;
+                let cb = self.col(b, cx, blk)?;
+                if let (Col::Const(x), Col::Const(y)) = (&ca, &cb) {
+                    return Ok(Col::Const(self.binary_value(
+                        e,
+                        op,
+                        b,
+                        x.clone(),
+                        y.clone(),
+                    )?));
+                }
+                if ca.is_nums() && cb.is_nums() {
+                    if let Some(c) = self.nums_binary(e, op, &ca, &cb, len)? {
+                        return Ok(c);
+                    }
+                }
+                self.map(blk, dom, |ev, j| {
+                    ev.binary_value(e, op, b, blk.at(dom, &ca, j), blk.at(dom, &cb, j))
+                })
+            }
+        }
+    }
+
+    /// The truth of each element of a condition's column, as
+    /// [`Evaluator::truth`] gives it, when every one is true or false; None
+    /// when one is undefined (the caller then evaluates per element, as the
+    /// reference evaluator does, so that the fast path never needs
+    /// three-valued columns).
+    pub(super) fn truths(
+        &self,
+        c: &PExpr,
+        col: &Col,
+        dom: Dom,
+        blk: &Block,
+    ) -> R<Option<Arc<Vec<bool>>>> {
+        match col {
+            Col::Bools(bs) => return Ok(Some(bs.clone())),
+            Col::OptBools(bs, ds) => {
+                return Ok(ds.iter().all(|&d| d).then(|| bs.clone()));
+            }
+            Col::Const(v) => return Ok(self.truth(c, v)?.map(|t| Arc::new(vec![t; blk.len(dom)]))),
+            _ => {}
+        }
+        let mut out = Vec::with_capacity(blk.len(dom));
+        for j in 0..blk.len(dom) {
+            match self.truth(c, &blk.at(dom, col, j))? {
+                Some(t) => out.push(t),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(Arc::new(out)))
+    }
+
+    /// A comparison or sum, difference or product of two columns of
+    /// numbers, with the operators of [`Num`] as `Evaluator::binary_value`
+    /// applies them; None for other operators.
+    fn nums_binary(&self, e: &PExpr, op: BinOp, a: &Col, b: &Col, len: usize) -> R<Option<Col>> {
+        let (Some(va), Some(vb)) = (a.nums(), b.nums()) else {
+            return Ok(None);
+        };
+        Ok(Some(match op {
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                let test = |o: std::cmp::Ordering| match op {
+                    BinOp::Eq => o.is_eq(),
+                    BinOp::Ne => o.is_ne(),
+                    BinOp::Lt => o.is_lt(),
+                    BinOp::Le => o.is_le(),
+                    BinOp::Gt => o.is_gt(),
+                    _ => o.is_ge(),
+                };
+                Col::Bools(Arc::new(zip_nums(va, vb, len, |x, y| test(x.cmp(&y)))))
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul => {
+                let mut failed = None;
+                let out = zip_nums(va, vb, len, |x, y| {
+                    let r = match op {
+                        BinOp::Add => x.add(y),
+                        BinOp::Sub => x.sub(y),
+                        _ => x.mul(y),
+                    };
+                    r.unwrap_or_else(|er| {
+                        failed.get_or_insert(er);
+                        Num::ZERO
+                    })
+                });
+                if let Some(er) = failed {
+                    self.arith(e, Err(er))?;
+                    return Ok(None);
+                }
+                Col::Nums(Arc::new(out))
+            }
+            _ => return Ok(None),
+        }))
+    }
+}
