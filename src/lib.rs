@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod check;
+pub mod codes;
 pub mod diag;
 pub mod eval;
 pub mod load;

@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use tb::codes;
 use tb::diag::{Diag, Source};
 use tb::num::Num;
 use tb::render::{Format, Meta};
@@ -209,7 +210,7 @@ fn exit_code(d: &Diag) -> u8 {
         USAGE.contains(&d.code)
             // `--param nope=1`: the checker's code, but no file to point at:
             // the name came from the command line.
-            || (d.code == "tb::check::unknown_param" && d.source.is_none())
+            || (d.code == codes::CHECK_UNKNOWN_PARAM && d.source.is_none())
     };
     if usage(d) || (!d.related.is_empty() && d.related.iter().all(usage)) {
         EXIT_USAGE
@@ -220,14 +221,14 @@ fn exit_code(d: &Diag) -> u8 {
 
 /// The codes of a command line that asks for what cannot be done.
 const USAGE: &[&str] = &[
-    "tb::cli::usage",
-    "tb::cli::bad_param",
-    "tb::cli::no_ruleset",
-    "tb::cli::unknown_id",
+    codes::CLI_USAGE,
+    codes::CLI_BAD_PARAM,
+    codes::CLI_NO_RULESET,
+    codes::CLI_UNKNOWN_ID,
 ];
 
 /// The summary of warnings that `--strict` turned into errors.
-const STRICT: &str = "tb::cli::strict";
+const STRICT: &str = codes::CLI_STRICT;
 
 /// The event's warnings: with `--strict`, an error (each warning becomes an
 /// error with its own code); without, printed to stderr and the run goes on
@@ -289,14 +290,14 @@ fn parse_params(raw: &[String]) -> Result<Vec<(String, Num)>, Diag> {
         .map(|p| {
             let (k, v) = p.split_once('=').ok_or_else(|| {
                 Diag::error(
-                    "tb::cli::bad_param",
+                    codes::CLI_BAD_PARAM,
                     format!("--param {p}: expected NAME=VALUE"),
                 )
                 .with_help("e.g. --param floor=0.33")
             })?;
             let n = Num::parse(v).ok_or_else(|| {
                 Diag::error(
-                    "tb::cli::bad_param",
+                    codes::CLI_BAD_PARAM,
                     format!("--param {p}: `{v}` is not a number"),
                 )
                 .with_help("write a decimal such as 0.5 or a fraction such as 1/3")
@@ -319,12 +320,12 @@ const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 /// one per core).
 fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Diag> {
     let meta = std::fs::metadata(path).map_err(|e| {
-        Diag::error("tb::load::io", format!("cannot read {path}: {e}"))
+        Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
             .with_help("give the path of a .toml, .json or .trf file")
     })?;
     if meta.len() > MAX_DATA_BYTES {
         return Err(Diag::error(
-            "tb::load::too_large",
+            codes::LOAD_TOO_LARGE,
             format!("{path} is larger than 200 MB"),
         ));
     }
@@ -334,10 +335,10 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| Diag::error("tb::load::io", format!("cannot read {path}: {e}")))?;
+        .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
     if bytes.len() as u64 > MAX_DATA_BYTES {
         return Err(Diag::error(
-            "tb::load::too_large",
+            codes::LOAD_TOO_LARGE,
             format!("{path} is larger than 200 MB"),
         ));
     }
@@ -395,7 +396,7 @@ fn undefined_warnings(
             let p = &event.participants[u.pid];
             let why = u.reason.as_deref().unwrap_or("the reason was not traced");
             tb::model::Warning::new(
-                "tb::rank::undefined_value",
+                codes::RANK_UNDEFINED_VALUE,
                 format!(
                     "{} ({}) was placed after those tied with it by {}, whose value for it is undefined: {why}",
                     p.name, p.id, u.criterion
@@ -424,7 +425,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
     };
     if ruleset.is_some() && a.tiebreaks.is_some() {
         return Err(Diag::error(
-            "tb::cli::usage",
+            codes::CLI_USAGE,
             format!(
                 "both a ruleset ({}) and --tiebreaks were given",
                 ruleset.unwrap_or_default()
@@ -477,7 +478,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 }
             } else if explicit.is_some() {
                 return Err(Diag::error(
-                    "tb::cli::usage",
+                    codes::CLI_USAGE,
                     format!("--edition: {name} is not a FIDE ruleset (it has no `fide_edition` parameter)"),
                 )
                 .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
@@ -510,7 +511,7 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                 }
                 None => {
                     return Err(Diag::error(
-                        "tb::cli::no_ruleset",
+                        codes::CLI_NO_RULESET,
                         format!("no ruleset for {data}"),
                     )
                     .with_help("give a ruleset (`tb list`), --tiebreaks \"PTS,BH/C1,BH,SB\", or a TRF-26 file with its tie-breaks in records 202/212"))
@@ -566,7 +567,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             for id in &ids {
                 pids.push(event.find(id).ok_or_else(|| {
                     Diag::error(
-                        "tb::cli::unknown_id",
+                        codes::CLI_UNKNOWN_ID,
                         format!("--ids: no participant `{id}` in {data}"),
                     )
                     .with_help("use the ids shown by `tb eval`")
@@ -628,7 +629,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
             if compared == 0 {
                 return Err(Diag::error(
-                    "tb::verify::no_ranks",
+                    codes::VERIFY_NO_RANKS,
                     format!("{data} records no ranks to compare"),
                 )
                 .with_help(

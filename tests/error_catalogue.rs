@@ -1,12 +1,12 @@
 //! The error catalogue (`docs/errors.md`) against the code: every
-//! diagnostic code in `src/` is documented, every documented code exists,
+//! diagnostic code (`tb::codes::ALL`, `src/codes.rs`) is documented, every documented code exists,
 //! every test the catalogue names exists, and each library code is
 //! triggered here with assertions on its code and on the text its span
 //! points at (through `Diag::plain()` too). CLI-only codes are triggered
 //! through the real binary in `tests/cli_diagnostics.rs`.
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use tb::diag::{Diag, Source};
 use tb::model::Event;
 use tb::plan::Ruleset;
@@ -19,43 +19,9 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
-
-/// Every `"tb::...::..."` string literal in `src/`.
+/// Every code tb emits: the named constants of `src/codes.rs`.
 fn codes_in_source() -> BTreeSet<String> {
-    let mut files = Vec::new();
-    rust_files(&root().join("src"), &mut files);
-    let mut codes = BTreeSet::new();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find("\"tb::") {
-            let tail = &rest[i + 1..];
-            let end = tail
-                .find(|c: char| {
-                    !(c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == ':')
-                })
-                .unwrap_or(tail.len());
-            let code = &tail[..end];
-            if tail[end..].starts_with('"') && code.matches("::").count() >= 2 {
-                codes.insert(code.to_string());
-            }
-            rest = &tail[end..];
-        }
-    }
-    codes
+    tb::codes::ALL.iter().map(|c| c.to_string()).collect()
 }
 
 fn catalogue() -> String {

@@ -3,6 +3,7 @@
 
 use super::exprs::Scope;
 use super::Checker;
+use crate::codes;
 use crate::diag::Span;
 use crate::plan::{MetricId, PExpr};
 use crate::syntax::ast::{self, ExprKind};
@@ -64,7 +65,7 @@ impl Checker {
                 self.err(
                     file,
                     n.span,
-                    "tb::check::unknown_argument",
+                    codes::CHECK_UNKNOWN_ARGUMENT,
                     format!("`{func}` is a built-in function: its arguments have no names"),
                     "named argument",
                     "give its arguments by position; the README lists each built-in function with its arguments",
@@ -107,7 +108,7 @@ impl Checker {
                             self.err(
                                 file,
                                 n.span,
-                                "tb::check::duplicate_argument",
+                                codes::CHECK_DUPLICATE_ARGUMENT,
                                 format!("`{}` of `{callee}` is given twice", n.name),
                                 &format!("already given {how}"),
                                 "give each parameter one value",
@@ -125,7 +126,7 @@ impl Checker {
                             self.err(
                                 file,
                                 n.span,
-                                "tb::check::unknown_argument",
+                                codes::CHECK_UNKNOWN_ARGUMENT,
                                 format!("`{callee}` has no parameter named `{}`", n.name),
                                 "unknown parameter",
                                 &format!("{near}{takes}"),
@@ -138,7 +139,7 @@ impl Checker {
                     self.err(
                         file,
                         a.span,
-                        "tb::check::positional_after_named",
+                        codes::CHECK_POSITIONAL_AFTER_NAMED,
                         format!("an argument of `{callee}` without a name follows a named one"),
                         "give this one by name too",
                         &format!(
@@ -153,7 +154,7 @@ impl Checker {
                         self.err(
                             file,
                             a.span,
-                            "tb::check::arity",
+                            codes::CHECK_ARITY,
                             format!(
                                 "`{callee}` takes {} argument{}, not more",
                                 params.len(),
@@ -181,7 +182,7 @@ impl Checker {
             self.err(
                 file,
                 call,
-                "tb::check::missing_argument",
+                codes::CHECK_MISSING_ARGUMENT,
                 format!("`{callee}` needs a value for {}", names.join(" and ")),
                 "missing argument",
                 &format!("add {}; {takes}", add.join(", ")),

@@ -3,6 +3,7 @@
 //! the AST expression turned into the plan's [`PExpr`].
 
 use super::Checker;
+use crate::codes;
 use crate::diag::Span;
 use crate::num::Num;
 use crate::plan::*;
@@ -34,7 +35,7 @@ impl Checker {
                     self.err(
                         f,
                         name.span,
-                        "tb::check::unknown_metric",
+                        codes::CHECK_UNKNOWN_METRIC,
                         format!("no metric named `{}`", name.name),
                         "unknown metric",
                         &help,
@@ -69,7 +70,7 @@ impl Checker {
                         self.err(
                             f,
                             e.span,
-                            "tb::check::arity",
+                            codes::CHECK_ARITY,
                             format!(
                                 "`{}` takes {want} argument{}, not {}",
                                 name.name,
@@ -86,7 +87,7 @@ impl Checker {
                     self.err(
                         f,
                         name.span,
-                        "tb::check::unknown_function",
+                        codes::CHECK_UNKNOWN_FUNCTION,
                         format!("no metric or function named `{}`", name.name),
                         "unknown",
                         &help,
@@ -100,7 +101,7 @@ impl Checker {
                     self.err(
                         f,
                         name.span,
-                        "tb::check::unknown_aggregate",
+                        codes::CHECK_UNKNOWN_AGGREGATE,
                         format!("`{}` cannot take `for ... in ...`", name.name),
                         "not an aggregate",
                         "aggregates are sum, mean, count, min, max, all and any; lists are written `[x for r in rounds]`",
@@ -121,7 +122,7 @@ impl Checker {
                 self.err(
                     f,
                     n.span,
-                    "tb::check::unknown_argument",
+                    codes::CHECK_UNKNOWN_ARGUMENT,
                     format!("`{}: ...` outside the arguments of a call", n.name),
                     "named argument",
                     "write `name: value` only inside `metric_name(...)`",
@@ -152,7 +153,7 @@ impl Checker {
             self.err(
                 sc.file,
                 g.elem.span,
-                "tb::check::by_outside_list",
+                codes::CHECK_BY_OUTSIDE_LIST,
                 "`by` and `voluntary` belong in a list `[...]`".into(),
                 "here",
                 "write the list as `[x for r in rounds by key]` and aggregate it",
@@ -177,7 +178,7 @@ impl Checker {
             self.err(
                 sc.file,
                 span,
-                "tb::check::arity",
+                codes::CHECK_ARITY,
                 format!(
                     "`{name}` takes {arity} argument{}, not {nargs}",
                     if arity == 1 { "" } else { "s" }
@@ -192,7 +193,7 @@ impl Checker {
                 self.err(
                     sc.file,
                     span,
-                    "tb::check::group_in_metric",
+                    codes::CHECK_GROUP_IN_METRIC,
                     format!("metric uses `{name}`, a criterion computed among the tied group"),
                     "group-relative",
                     "declare the using definition as a `criterion`, or use it directly as a step",
@@ -246,7 +247,7 @@ impl Checker {
                     self.err(
                         sc.file,
                         span,
-                        "tb::check::group_in_metric",
+                        codes::CHECK_GROUP_IN_METRIC,
                         format!("`{name}` is only known among a tied group"),
                         "group-relative",
                         "declare this definition with `criterion` instead of `metric`",
@@ -257,7 +258,7 @@ impl Checker {
                 self.err(
                     sc.file,
                     span,
-                    "tb::check::me_in_condition",
+                    codes::CHECK_ME_IN_CONDITION,
                     format!("a step's `when` condition is about the whole group; `{name}` is about one participant"),
                     "per-participant",
                     "write the condition over the group, e.g. `all(t.rated for t in group)`",
@@ -278,7 +279,7 @@ impl Checker {
         self.err(
             sc.file,
             span,
-            "tb::check::unknown_metric",
+            codes::CHECK_UNKNOWN_METRIC,
             format!("unknown name `{name}`"),
             "not defined",
             &help,

@@ -8,6 +8,7 @@
 //! `tb::eval::missing_data`, which names the value, the definition and the
 //! step; a declared default (`??`) is the one legitimate way round it.
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Warning};
 use crate::num::Num;
@@ -289,7 +290,7 @@ pub fn declaration_errors(
                 };
                 errors.push(
                     Diag::error(
-                        "tb::check::undeclared_read",
+                        codes::CHECK_UNDECLARED_READ,
                         format!(
                             "`{}` is read as {} but the ruleset does not declare it",
                             r.name,
@@ -307,7 +308,7 @@ pub fn declaration_errors(
             Some((_, d)) => match (d.default, r.guard) {
                 (Some(v), None) => errors.push(
                     Diag::error(
-                        "tb::check::read_default",
+                        codes::CHECK_READ_DEFAULT,
                         format!(
                             "`{}` is declared with `default {v}`, but this read has no `?? {v}`",
                             r.name
@@ -321,7 +322,7 @@ pub fn declaration_errors(
                 ),
                 (None, Some(_)) => errors.push(
                     Diag::error(
-                        "tb::check::read_default",
+                        codes::CHECK_READ_DEFAULT,
                         format!(
                             "`{}` is read with `??` but its declaration gives no default",
                             r.name
@@ -336,7 +337,7 @@ pub fn declaration_errors(
                 ),
                 (Some(v), Some(Some(g))) if v != g => errors.push(
                     Diag::error(
-                        "tb::check::read_default",
+                        codes::CHECK_READ_DEFAULT,
                         format!(
                             "`{}` is read with `?? {g}` but declared with `default {v}`",
                             r.name
@@ -517,7 +518,7 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
         if with > 0 && !lacking.is_empty() {
             errors.push(
                 Diag::error(
-                    "tb::data::partial_data",
+                    codes::DATA_PARTIAL_DATA,
                     format!(
                         "the unit `{}` is missing on {} of {} played rounds: {}",
                         d.name,
@@ -559,7 +560,7 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
         if !lacking.is_empty() {
             errors.push(
                 Diag::error(
-                    "tb::data::partial_data",
+                    codes::DATA_PARTIAL_DATA,
                     format!(
                         "the participant value `{}` is given for {} participants but not for {}",
                         d.name,
@@ -590,7 +591,7 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
         if with > 0 && !lacking.is_empty() {
             errors.push(
                 Diag::error(
-                    "tb::data::partial_data",
+                    codes::DATA_PARTIAL_DATA,
                     format!(
                         "board results are missing on {} of {} played rounds: {}",
                         lacking.len(),
@@ -610,7 +611,7 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
         0 => Ok(()),
         1 => Err(errors.remove(0)),
         n => Err(Diag::many(
-            "tb::data::partial_data",
+            codes::DATA_PARTIAL_DATA,
             format!("the data is partial in {n} ways"),
             errors,
         )),
@@ -669,7 +670,7 @@ fn unread_warnings(event: &mut Event, rs: &Ruleset, ruleset: &str) {
             (None, None) => format!("{ruleset} reads the participant values: {}", list(&parts)),
         };
         warnings.push(Warning::new(
-            "tb::data::unread_value",
+            codes::DATA_UNREAD_VALUE,
             format!(
                 "the participant value `{name}` (first on participant `{first}`{}) is not read by {ruleset}; {hint}",
                 line.map(|l| format!(", line {l}")).unwrap_or_default()
@@ -691,7 +692,7 @@ fn unread_warnings(event: &mut Event, rs: &Ruleset, ruleset: &str) {
             (None, None) => continue,
         };
         warnings.push(Warning::new(
-            "tb::data::unread_value",
+            codes::DATA_UNREAD_VALUE,
             format!(
                 "the event value `{name}`{} is not read by {ruleset}; {hint}",
                 at_line(*line)
@@ -704,7 +705,7 @@ fn unread_warnings(event: &mut Event, rs: &Ruleset, ruleset: &str) {
         }
         if let Some(c) = did_you_mean(name, rounds.iter().copied()) {
             warnings.push(Warning::new(
-                "tb::data::unread_value",
+                codes::DATA_UNREAD_VALUE,
                 format!(
                     "the unit `{name}`{} is not read by {ruleset}; did you mean `{c}`?",
                     at_line(*line)

@@ -14,6 +14,7 @@
 //! Children: `exprs` (names and expressions), `args` (named call
 //! arguments put in place), [`inputs`] (declared data reads).
 
+use crate::codes;
 mod args;
 mod exprs;
 pub mod inputs;
@@ -64,7 +65,7 @@ pub fn sport_mismatch(rs: &Ruleset, event: &Event) -> Option<Warning> {
     }
     let title = rs.title.as_deref().unwrap_or("the ruleset");
     Some(Warning::new(
-        "tb::check::sport_mismatch",
+        codes::CHECK_SPORT_MISMATCH,
         format!(
             "{title} is for {}, but the data says its sport is {}: check that this is the right ruleset",
             name(theirs),
@@ -101,14 +102,14 @@ pub fn check(
             c.errors.truncate(MAX_ERRORS);
             c.errors.push(
                 Diag::error(
-                    "tb::check::errors",
+                    codes::CHECK_ERRORS,
                     format!("... and {} more errors not shown", n - MAX_ERRORS),
                 )
                 .with_help("fix the errors above first"),
             );
         }
         return Err(Diag::many(
-            "tb::check::errors",
+            codes::CHECK_ERRORS,
             format!("the ruleset has {n} error{}", if n == 1 { "" } else { "s" }),
             c.errors,
         ));
@@ -194,7 +195,7 @@ impl Checker {
                         self.err(
                             id,
                             span,
-                            "tb::check::import_cycle",
+                            codes::CHECK_IMPORT_CYCLE,
                             format!("import cycle: {} → {}", chain2.join(" → "), s.name),
                             "imports a file that imports this one",
                             "move the shared definitions into a library both files import",
@@ -203,7 +204,7 @@ impl Checker {
                         self.err(
                             id,
                             span,
-                            "tb::check::import_depth",
+                            codes::CHECK_IMPORT_DEPTH,
                             format!("imports nest deeper than {MAX_IMPORT_DEPTH} or load more than {MAX_FILES} files"),
                             "here",
                             "flatten the library structure",
@@ -215,7 +216,7 @@ impl Checker {
                 Err(msg) => self.err(
                     id,
                     span,
-                    "tb::check::unknown_import",
+                    codes::CHECK_UNKNOWN_IMPORT,
                     msg,
                     "cannot find this",
                     "`tb list` names the shipped rulesets and libraries; a path is relative to the importing file",
@@ -233,7 +234,7 @@ impl Checker {
             self.err(
                 file,
                 name.span,
-                "tb::check::duplicate_definition",
+                codes::CHECK_DUPLICATE_DEFINITION,
                 format!("`{}` is defined twice", name.name),
                 "second definition",
                 &format!("the first definition is at {first}; rename one of them"),
@@ -250,7 +251,7 @@ impl Checker {
             self.err(
                 file,
                 name.span,
-                "tb::check::shadows_builtin",
+                codes::CHECK_SHADOWS_BUILTIN,
                 format!("`{}` is a built-in name", name.name),
                 "built-in",
                 "choose another name (e.g. `total_points`); built-in fields are listed in the README",
@@ -290,7 +291,7 @@ impl Checker {
                     self.err(
                         fid,
                         at,
-                        "tb::check::direction",
+                        codes::CHECK_DIRECTION,
                         format!(
                             "step `{text}` ranks `{}` ({}), but `{n}` is declared `{}`",
                             g.keyword(),
@@ -320,7 +321,7 @@ impl Checker {
                 self.err(
                     fid,
                     at,
-                    "tb::check::no_direction",
+                    codes::CHECK_NO_DIRECTION,
                     if reversed {
                         format!("step `{text} reversed`: `{text}` declares no direction to reverse")
                     } else {
@@ -363,7 +364,7 @@ impl Checker {
                 self.err(
                     0,
                     at,
-                    "tb::check::unknown_edition",
+                    codes::CHECK_UNKNOWN_EDITION,
                     format!("`{ed}` is not an edition `{param}` declares"),
                     "unknown edition",
                     &format!("the editions are {known}"),
@@ -417,7 +418,7 @@ impl Checker {
                                 self.err(
                                     fid,
                                     n.span,
-                                    "tb::check::duplicate_standings",
+                                    codes::CHECK_DUPLICATE_STANDINGS,
                                     "the ruleset names its standings procedure twice".into(),
                                     "second `standings`",
                                     &format!(
@@ -444,7 +445,7 @@ impl Checker {
             self.err(
                 fid,
                 d.name.span,
-                "tb::check::shadows_builtin",
+                codes::CHECK_SHADOWS_BUILTIN,
                 format!("`{}` is a built-in field, not a data value", d.name.name),
                 "built-in",
                 "built-in fields need no declaration (the README lists them); declare only the values the data carries, such as `imps`",
@@ -461,7 +462,7 @@ impl Checker {
             self.err(
                 fid,
                 d.name.span,
-                "tb::check::duplicate_definition",
+                codes::CHECK_DUPLICATE_DEFINITION,
                 format!(
                     "`reads {} {}` is declared twice",
                     d.kind.word(),
@@ -492,7 +493,7 @@ impl Checker {
                     self.err(
                         fid,
                         e.span,
-                        "tb::check::param_not_constant",
+                        codes::CHECK_PARAM_NOT_CONSTANT,
                         format!("parameter `{}` must be a number", n.name),
                         "not a constant number",
                         "write a number such as `0.33` or `-1`",
@@ -514,7 +515,7 @@ impl Checker {
                 (None, _) => self.err(
                     fid,
                     n.span,
-                    "tb::check::unknown_param",
+                    codes::CHECK_UNKNOWN_PARAM,
                     format!("`set {}`: no parameter of that name", n.name),
                     "unknown parameter",
                     &self.suggest(&n.name, "a parameter"),
@@ -522,7 +523,7 @@ impl Checker {
                 (_, None) => self.err(
                     fid,
                     e.span,
-                    "tb::check::param_not_constant",
+                    codes::CHECK_PARAM_NOT_CONSTANT,
                     format!("`set {}` needs a number", n.name),
                     "not a constant number",
                     "write a number such as `0.5`",
@@ -536,7 +537,7 @@ impl Checker {
                     let known: Vec<_> = self.params.iter().map(|p| p.name.clone()).collect();
                     self.errors.push(
                         Diag::error(
-                            "tb::check::unknown_param",
+                            codes::CHECK_UNKNOWN_PARAM,
                             format!("--param {name}: the ruleset has no such parameter"),
                         )
                         .with_help(if known.is_empty() {
@@ -658,7 +659,7 @@ impl Checker {
                 self.err(
                     fid,
                     n.span,
-                    "tb::check::unknown_procedure",
+                    codes::CHECK_UNKNOWN_PROCEDURE,
                     format!("`standings {}`: no procedure of that name", n.name),
                     "unknown procedure",
                     &self.suggest(&n.name, "a procedure"),
@@ -696,7 +697,7 @@ impl Checker {
                     self.err(
                         fid,
                         n.span,
-                        "tb::check::unknown_procedure",
+                        codes::CHECK_UNKNOWN_PROCEDURE,
                         format!("no procedure named `{}`", n.name),
                         "unknown procedure",
                         &help,
@@ -723,7 +724,7 @@ impl Checker {
                 return self.err(
                     fid,
                     span,
-                    "tb::check::bad_sport",
+                    codes::CHECK_BAD_SPORT,
                     format!("`sport \"{name}\"`: not a sport tb knows"),
                     "unknown sport",
                     &format!(
@@ -737,7 +738,7 @@ impl Checker {
                 self.err(
                     fid,
                     span,
-                    "tb::check::bad_sport",
+                    codes::CHECK_BAD_SPORT,
                     "the file declares two different sports".into(),
                     "second `sport`",
                     "keep one `sport` line per file",
@@ -817,7 +818,7 @@ impl Checker {
                             self.err(
                                 fid,
                                 span,
-                                "tb::check::cycle",
+                                codes::CHECK_CYCLE,
                                 format!("metrics depend on themselves: {}", names.join(" → ")),
                                 "this use closes the cycle",
                                 "a metric may use other participants' values of *other* metrics, never its own",

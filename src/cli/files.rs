@@ -4,6 +4,7 @@
 
 use std::path::Path;
 use tb::check::Resolve;
+use tb::codes;
 use tb::diag::{Diag, Source};
 use tb::syntax::parse::MAX_FILE_BYTES;
 
@@ -64,11 +65,11 @@ pub fn read_file(p: &Path) -> Result<Source, String> {
 pub fn load_root(name: &str) -> Result<Source, Diag> {
     let p = Path::new(name);
     if p.exists() {
-        return read_file(p).map_err(|e| Diag::error("tb::check::io", e));
+        return read_file(p).map_err(|e| Diag::error(codes::CHECK_IO, e));
     }
     tb::shipped::source(name).ok_or_else(|| {
         Diag::error(
-            "tb::check::unknown_ruleset",
+            codes::CHECK_UNKNOWN_RULESET,
             format!("no shipped ruleset and no file named `{name}`"),
         )
         .with_help("`tb list` names the shipped rulesets; or give a path to a .tb file")

@@ -1,5 +1,6 @@
 //! The built-in functions' implementations (`max`, `round`, `cut_lowest`, `deals`, ...), one function per row of [`crate::plan::builtins`], and the list operations they share with the columnar path.
 
+use crate::codes;
 use crate::eval::{compare_values, Evaluator, ListItem, Value, MAX_INTEGERS, R};
 use crate::model::Pid;
 use crate::num::{Num, Rounding};
@@ -96,7 +97,7 @@ fn round(ev: &mut Evaluator, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value
         _ => {
             return Err(ev.fail(
                 e,
-                "tb::eval::type",
+                codes::EVAL_TYPE,
                 "decimal places must be a whole number from 0 to 12".into(),
                 "",
             ))
@@ -182,7 +183,7 @@ fn fide_table(ev: &mut Evaluator, e: &PExpr, func: Func, args: Vec<Value>) -> R<
         Some(v) => Ok(Value::Num(v)),
         None => Err(ev.fail(
             e,
-            "tb::eval::out_of_range",
+            codes::EVAL_OUT_OF_RANGE,
             format!("{n} is outside FIDE's table"),
             if func == Func::FideDp {
                 "fide_dp takes a fractional score from 0 to 1"
@@ -201,7 +202,7 @@ fn integers(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value
             if b >= a && b.checked_sub(a).is_none_or(|d| d >= MAX_INTEGERS) {
                 return Err(ev.fail(
                     e,
-                    "tb::eval::too_large",
+                    codes::EVAL_TOO_LARGE,
                     format!("integers({a}, {b}) has more than {MAX_INTEGERS} numbers"),
                     "narrow the range",
                 ));
@@ -216,7 +217,7 @@ fn integers(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value
         _ => {
             return Err(ev.fail(
                 e,
-                "tb::eval::type",
+                codes::EVAL_TYPE,
                 "integers(a, b) needs whole numbers".into(),
                 "round the bounds first, e.g. integers(floor(x), ceil(y))",
             ))

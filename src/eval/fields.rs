@@ -3,6 +3,7 @@
 //! The one definition of every field, for both evaluators (the columnar
 //! path reads entries with [`entry_num`] and [`entry_flag_of`]).
 
+use crate::codes;
 use crate::eval::{EvalError, Evaluator, Value, R};
 use crate::model::{Pid, Side, Status, System};
 use crate::num::Num;
@@ -39,7 +40,7 @@ impl Evaluator<'_> {
                     Some(F::Boards) if !self.tables.has_boards => {
                         return Err(self.fail(
                             e,
-                            "tb::eval::missing_data",
+                            codes::EVAL_MISSING_DATA,
                             "the event's data has no boards (no game records board results)".into(),
                             "this criterion needs board-by-board results: give each game its `boards` (native format), or choose a criterion that does not use them",
                         ))
@@ -67,7 +68,7 @@ impl Evaluator<'_> {
                     Some(F::Rating) if !self.tables.has_ratings => {
                         return Err(self.fail(
                             e,
-                            "tb::eval::missing_data",
+                            codes::EVAL_MISSING_DATA,
                             "the event's data has no ratings (no participant has one)".into(),
                             "give participants their ratings (TRF columns 49-52, native `rating`), or guard the use: `if p.rated then p.rating else undefined`",
                         ))
@@ -121,7 +122,7 @@ impl Evaluator<'_> {
             other => {
                 return Err(self.fail(
                     e,
-                    "tb::eval::type",
+                    codes::EVAL_TYPE,
                     format!("`.{}` cannot be taken of {}", f.name, other.kind()),
                     "fields belong to rounds (`r.points`), participants (`o.score`), boards and `event`",
                 ))
@@ -183,7 +184,7 @@ impl Evaluator<'_> {
         };
         self.fail(
             e,
-            "tb::eval::missing_data",
+            codes::EVAL_MISSING_DATA,
             format!("{of} has no field or data value `{name}`"),
             &help,
         )

@@ -1,12 +1,13 @@
 //! Generators: the loops of `sum(E for r in rounds where C)` and `[E for r in rounds by K]`, the aggregates folded over them, and the list values they build.
 
+use crate::codes;
 use crate::eval::{Env, Evaluator, ListItem, Value, MAX_LIST_ITEMS, R};
 use crate::num::Num;
 use crate::plan::*;
 use std::sync::Arc;
 
 /// Internal: an `all` / `any` aggregate is decided and stops early.
-const DECIDED: &str = "tb::eval::decided";
+const DECIDED: &str = codes::EVAL_DECIDED;
 
 impl Evaluator<'_> {
     /// A list `[E for ... where C by K voluntary V]` (`e`, with generator `g`).
@@ -48,7 +49,7 @@ impl Evaluator<'_> {
             Value::Undef => Ok(None),
             other => Err(self.fail(
                 &g.elem,
-                "tb::eval::type",
+                codes::EVAL_TYPE,
                 format!("list items must be numbers, not {}", other.kind()),
                 "",
             )),
@@ -68,7 +69,7 @@ impl Evaluator<'_> {
         if items.len() >= MAX_LIST_ITEMS {
             return Err(self.fail(
                 e,
-                "tb::eval::too_costly",
+                codes::EVAL_TOO_COSTLY,
                 format!("a list grew past {MAX_LIST_ITEMS} items"),
                 "loops nest and multiply: filter with `where`, or aggregate inner loops first",
             ));
@@ -315,7 +316,7 @@ impl Acc {
             (Some(a), _) => a.add(n).map_err(|_| {
                 ev.fail(
                     e,
-                    "tb::eval::overflow",
+                    codes::EVAL_OVERFLOW,
                     "a sum grew too large to hold exactly".into(),
                     "",
                 )

@@ -15,6 +15,7 @@
 //! - `columnar`: the fast path, a metric for a block of participants at once;
 //! - [`why`]: why a value is undefined; [`tables`]: FIDE's rating tables.
 
+use crate::codes;
 mod builtins;
 mod cache;
 pub(crate) mod columnar;
@@ -40,7 +41,7 @@ use std::sync::Arc;
 pub const MAX_INTEGERS: i128 = 1_000_000;
 
 /// A condition that must be true or false to go on is undefined.
-pub const UNDEFINED_CONDITION: &str = "tb::eval::undefined_condition";
+pub const UNDEFINED_CONDITION: &str = codes::EVAL_UNDEFINED_CONDITION;
 
 /// Deepest nesting of expression evaluations, through metrics using
 /// metrics: deeper is an error (the stack itself grows as needed).
@@ -183,7 +184,7 @@ fn running_scores(
             has_boards |= !e.boards().is_empty();
             total = total.add(e.points).map_err(|_| {
                 Diag::error(
-                    "tb::eval::overflow",
+                    codes::EVAL_OVERFLOW,
                     format!("{}'s score is too large to hold exactly", p.name),
                 )
             })?;
@@ -322,7 +323,7 @@ impl<'a> Evaluator<'a> {
 pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result<Value, Diag> {
     let p = event.find(id).ok_or_else(|| {
         Diag::error(
-            "tb::eval::unknown_participant",
+            codes::EVAL_UNKNOWN_PARTICIPANT,
             format!("no participant `{id}`"),
         )
     })?;
@@ -330,7 +331,7 @@ pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result
         // A built-in participant field such as `score` or `rating`.
         let builtin = BuiltinField::by_name(name).ok_or_else(|| {
             Diag::error(
-                "tb::eval::unknown_metric",
+                codes::EVAL_UNKNOWN_METRIC,
                 format!("the ruleset has no metric `{name}`"),
             )
         })?;
@@ -359,7 +360,7 @@ pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result
     };
     if rs.metrics[m].arity > 0 || rs.metrics[m].group_relative {
         return Err(Diag::error(
-            "tb::eval::not_a_plain_metric",
+            codes::EVAL_NOT_A_PLAIN_METRIC,
             format!("`{name}` takes arguments or needs a tied group"),
         ));
     }

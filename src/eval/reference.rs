@@ -1,5 +1,6 @@
 //! The reference evaluator: one expression node at a time for one participant — metrics (with their caches), operators, conditions and errors. Every other path (columns, `why`) computes what this one does.
 
+use crate::codes;
 use crate::eval::cache::EntryValues;
 use crate::eval::value::values_equal;
 use crate::eval::UNDEFINED_CONDITION;
@@ -40,7 +41,7 @@ impl Evaluator<'_> {
             Err(NumError::DivisionByZero) => Ok(Value::Undef),
             Err(NumError::Overflow) => Err(self.fail(
                 e,
-                "tb::eval::overflow",
+                codes::EVAL_OVERFLOW,
                 "a value grew too large to hold exactly".into(),
                 "check the data for absurd numbers; values beyond about 9.2 × 10^18 (64-bit fractions) are refused",
             )),
@@ -122,7 +123,7 @@ impl Evaluator<'_> {
         if self.budget.depth >= MAX_EVAL_DEPTH {
             return Err(self.fail(
                 at,
-                "tb::eval::too_deep",
+                codes::EVAL_TOO_DEEP,
                 "metrics nest too deeply".into(),
                 "simplify the chain of metric definitions",
             ));
@@ -177,7 +178,7 @@ impl Evaluator<'_> {
         env.me.ok_or_else(|| {
             self.fail(
                 e,
-                "tb::eval::no_participant",
+                codes::EVAL_NO_PARTICIPANT,
                 "this needs a participant".into(),
                 "use it inside a metric or step",
             )
@@ -194,7 +195,7 @@ impl Evaluator<'_> {
             }
             None => Err(self.fail(
                 e,
-                "tb::eval::too_costly",
+                codes::EVAL_TOO_COSTLY,
                 "evaluating the ruleset on this event takes too much work".into(),
                 "loops nest and multiply, and a metric with arguments is computed anew at each use: \
                  compute inner parts as metrics without arguments (each is computed once per participant)",
@@ -208,7 +209,7 @@ impl Evaluator<'_> {
         if self.budget.depth >= MAX_EVAL_DEPTH {
             return Err(self.fail(
                 e,
-                "tb::eval::too_deep",
+                codes::EVAL_TOO_DEEP,
                 "metrics nest too deeply".into(),
                 "simplify the chain of metric definitions",
             ));
@@ -261,7 +262,7 @@ impl Evaluator<'_> {
                         other => {
                             return Err(self.fail(
                                 t,
-                                "tb::eval::type",
+                                codes::EVAL_TYPE,
                                 format!(
                                     "`.{}` needs a participant, not {}",
                                     self.rs.metrics[*id].name,
@@ -319,7 +320,7 @@ impl Evaluator<'_> {
     fn no_group(&self, e: &PExpr) -> Box<EvalError> {
         self.fail(
             e,
-            "tb::eval::no_group",
+            codes::EVAL_NO_GROUP,
             "`group` is only known while breaking a tie".into(),
             "use it in a `criterion`",
         )
@@ -328,7 +329,7 @@ impl Evaluator<'_> {
     pub(super) fn type_err(&self, e: &PExpr, what: &str, v: &Value) -> Box<EvalError> {
         self.fail(
             e,
-            "tb::eval::type",
+            codes::EVAL_TYPE,
             format!("expected {what}, found {}", v.kind()),
             "check the expression's parts",
         )
@@ -393,7 +394,7 @@ impl Evaluator<'_> {
                 // A data value the event does not record at all counts as
                 // undefined here, so optional data reads `me.carryover ?? 0`.
                 let x = match self.eval(a, env) {
-                    Err(er) if er.code == "tb::eval::missing_data" => Value::Undef,
+                    Err(er) if er.code == codes::EVAL_MISSING_DATA => Value::Undef,
                     r => r?,
                 };
                 return if x == Value::Undef {
@@ -464,7 +465,7 @@ impl Evaluator<'_> {
                     (Value::Inf, _) | (_, Value::Inf) => {
                         return Err(self.fail(
                             e,
-                            "tb::eval::infinity",
+                            codes::EVAL_INFINITY,
                             "arithmetic on infinity".into(),
                             "compare infinity, but do not compute with it",
                         ))

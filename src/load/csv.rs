@@ -32,6 +32,7 @@
 //! The loader is linear in the number of rows (hash maps, no scans).
 
 use super::native::{build_from_tree, Key, Node, V};
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::Warning;
 use std::collections::{HashMap, HashSet};
@@ -40,9 +41,9 @@ use std::collections::{HashMap, HashSet};
 pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
 
 /// The warning for a name that looks like a misspelling of another.
-pub const SIMILAR_NAME: &str = "tb::load::csv::similar_name";
+pub const SIMILAR_NAME: &str = codes::LOAD_CSV_SIMILAR_NAME;
 /// The warning for a header column that looks like a misspelt known one.
-pub const UNKNOWN_COLUMN: &str = "tb::load::csv::unknown_column";
+pub const UNKNOWN_COLUMN: &str = codes::LOAD_CSV_UNKNOWN_COLUMN;
 
 /// One cell: its text (unquoted, trimmed) and where it stands in the file.
 struct Cell {
@@ -120,7 +121,7 @@ fn table(items: Vec<(Key, Node)>, span: Span) -> Node {
 }
 
 fn err(src: &Source, span: Span, msg: impl Into<String>, help: &str) -> Diag {
-    Diag::error("tb::load::csv::malformed", msg)
+    Diag::error(codes::LOAD_CSV_MALFORMED, msg)
         .at(src, span, "here")
         .with_help(help)
 }
@@ -173,7 +174,7 @@ fn sniff(header: &str) -> u8 {
 pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     if src.text.len() > MAX_CSV_BYTES {
         return Err(Diag::error(
-            "tb::load::too_large",
+            codes::LOAD_TOO_LARGE,
             format!("the file is larger than {MAX_CSV_BYTES} bytes"),
         )
         .in_source(src));
@@ -186,7 +187,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         || text.bytes().take(200).any(|b| b == 0)
     {
         return Err(Diag::error(
-            "tb::load::csv::encoding",
+            codes::LOAD_CSV_ENCODING,
             format!("{} is not UTF-8 text (it looks like UTF-16)", src.name),
         )
         .with_help("save the sheet as \"CSV UTF-8\" (or plain CSV) and try again"));
@@ -239,7 +240,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     }
     let Some((header_start, header_line)) = header_at else {
         return Err(
-            Diag::error("tb::load::csv::no_header", "the CSV file has no header row")
+            Diag::error(codes::LOAD_CSV_NO_HEADER, "the CSV file has no header row")
                 .in_source(src)
                 .with_help("start with a row such as `round,home,away,result`"),
         );
@@ -341,7 +342,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
             "e.g. `round,home,away,result` or `round,home,away,home_wins,away_wins,draws`"
         };
         return Err(Diag::error(
-            "tb::load::csv::missing_column",
+            codes::LOAD_CSV_MISSING_COLUMN,
             "the header needs at least `round` and `home` columns",
         )
         .at(src, header_span, "header")
@@ -349,7 +350,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     };
     if result_c.is_none() && (hw_c.is_none() || aw_c.is_none()) {
         return Err(Diag::error(
-            "tb::load::csv::missing_column",
+            codes::LOAD_CSV_MISSING_COLUMN,
             "the header needs a `result` column or `home_wins` and `away_wins`",
         )
         .at(src, header_span, "header")
@@ -489,7 +490,7 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
             if let Some((r0, s0)) = p.dropped {
                 let (line, _) = src.line_col(s0.start);
                 return Err(Diag::error(
-                    "tb::load::csv::dropped_twice",
+                    codes::LOAD_CSV_DROPPED_TWICE,
                     format!(
                         "`{}` is recorded as dropping twice (after rounds {r0} and {round})",
                         p.name

@@ -16,6 +16,7 @@
 //! `check`, `plan`, `rank`, `render` or `syntax`: loading knows nothing of
 //! rulesets or tie-breaks.
 
+use crate::codes;
 use crate::diag::{Diag, Source};
 use crate::model::Event;
 
@@ -44,7 +45,7 @@ pub mod limits {
             return Ok(());
         }
         Err(Diag::error(
-            "tb::load::too_large",
+            crate::codes::LOAD_TOO_LARGE,
             format!(
                 "{} is {} bytes; the most tb reads is {} bytes",
                 source.name,
@@ -119,7 +120,7 @@ pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
         Some(Format::Csv) => csv::load_csv(source),
         Some(Format::Usebio) => usebio::load_usebio(source).map(declared),
         None => Err(Diag::error(
-            "tb::load::unknown_format",
+            codes::LOAD_UNKNOWN_FORMAT,
             format!("cannot tell what format {} is in", source.name),
         )
         .with_help("name the file .toml, .json, .trf, .csv or .xml (USEBIO)")),

@@ -7,6 +7,7 @@
 //! carrying the points it was awarded. Every loader fills in an entry for
 //! every scheduled round, so "the participant's rounds" is always complete.
 
+use crate::codes;
 use crate::num::Num;
 use std::collections::BTreeMap;
 
@@ -583,7 +584,7 @@ impl Warning {
 /// disagrees, a game after a withdrawal, ...
 impl From<String> for Warning {
     fn from(message: String) -> Warning {
-        Warning::new("tb::load::warning", message)
+        Warning::new(codes::LOAD_WARNING, message)
     }
 }
 

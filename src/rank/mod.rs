@@ -17,6 +17,7 @@
 //! why), `places` (columns a step marks `places`, printed as places in the
 //! tied group).
 
+use crate::codes;
 use crate::diag::Diag;
 use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
@@ -292,7 +293,7 @@ fn field_groups(event: &Event, everyone: Vec<Pid>) -> Vec<Vec<Pid>> {
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
     let main = rs.standings.ok_or_else(|| {
         Diag::error(
-            "tb::eval::no_standings",
+            codes::EVAL_NO_STANDINGS,
             "this ruleset has no `standings` line, so it cannot rank an event",
         )
         .with_help(
@@ -427,7 +428,7 @@ fn standings<'a>(
         member_steps += task.group.len();
         if member_steps > MAX_MEMBER_STEPS {
             return Err(Diag::error(
-                "tb::eval::too_many_steps",
+                codes::EVAL_TOO_MANY_STEPS,
                 format!("breaking the ties took more than {MAX_MEMBER_STEPS} participant-steps"),
             )
             .with_help(
@@ -436,7 +437,7 @@ fn standings<'a>(
         }
         if applied > MAX_STEPS {
             return Err(Diag::error(
-                "tb::eval::too_many_steps",
+                codes::EVAL_TOO_MANY_STEPS,
                 "the procedures applied more than ten million steps",
             )
             .with_help("check the ruleset's hand-offs for a loop"));

@@ -16,6 +16,7 @@
 //! (forfeits count as games), `F` (Fore: final-round games as draws) and `R`
 //! (reverse the order).
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::Event;
 use crate::num::Num;
@@ -277,12 +278,12 @@ pub struct Descriptor {
     pub game_points: Option<bool>,
 }
 
-const E_EMPTY: &str = "tb::descriptors::empty";
-const E_UNKNOWN: &str = "tb::descriptors::unknown_code";
-const E_TEAM: &str = "tb::descriptors::team_code";
-const E_MODIFIER: &str = "tb::descriptors::unknown_modifier";
-const E_INVALID: &str = "tb::descriptors::invalid_combination";
-const E_VALUE: &str = "tb::descriptors::bad_value";
+const E_EMPTY: &str = codes::DESCRIPTORS_EMPTY;
+const E_UNKNOWN: &str = codes::DESCRIPTORS_UNKNOWN_CODE;
+const E_TEAM: &str = codes::DESCRIPTORS_TEAM_CODE;
+const E_MODIFIER: &str = codes::DESCRIPTORS_UNKNOWN_MODIFIER;
+const E_INVALID: &str = codes::DESCRIPTORS_INVALID_COMBINATION;
+const E_VALUE: &str = codes::DESCRIPTORS_BAD_VALUE;
 
 const SYNTAX_HELP: &str = "a descriptor is CODE[/MODIFIER]..., e.g. BH/C1, SB/M1, KS/L-1, DE/P; \
 codes: PTS DE WIN WON BPG BWG PS REP BH AOB FB SB KS ARO TPR PTP APRO APPO STD TPN RTNG";

@@ -3,6 +3,7 @@
 //! parses, so that no input makes the parser, checker or evaluator recurse
 //! too deep.
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::syntax::ast::*;
 
@@ -22,7 +23,7 @@ pub const MAX_LOOPS: usize = 8;
 pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
     if src.text.len() > MAX_FILE_BYTES {
         return Err(Diag::error(
-            "tb::parse::too_large",
+            codes::PARSE_TOO_LARGE,
             format!(
                 "ruleset file is {} bytes; the limit is {MAX_FILE_BYTES}",
                 src.text.len()
@@ -37,7 +38,7 @@ pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
     // `ifs[k]` counts the `if`s open at bracket level k until the bracket
     // closes or a word or comma ends the expression.
     let too_deep = |at: usize, what: String, help: &str| {
-        Diag::error("tb::parse::too_deep", what)
+        Diag::error(codes::PARSE_TOO_DEEP, what)
             .at(src, Span::new(at, at + 1), "too deep here")
             .with_help(help.to_string())
     };
@@ -179,7 +180,7 @@ pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
     let tokens = src.text.split_whitespace().count();
     if tokens > 200_000 {
         return Err(
-            Diag::error("tb::parse::too_large", "ruleset has too many tokens").in_source(src),
+            Diag::error(codes::PARSE_TOO_LARGE, "ruleset has too many tokens").in_source(src),
         );
     }
     Ok(())
@@ -207,7 +208,7 @@ pub(super) fn check_depth(items: &[Item], src: &Source) -> Result<(), Diag> {
     while let Some((e, d)) = stack.pop() {
         if d > MAX_EXPR_DEPTH {
             return Err(Diag::error(
-                "tb::parse::too_deep",
+                codes::PARSE_TOO_DEEP,
                 format!("an expression nests more than {MAX_EXPR_DEPTH} levels deep"),
             )
             .at(src, e.span, "too deep here")
@@ -246,7 +247,7 @@ pub(super) fn check_depth(items: &[Item], src: &Source) -> Result<(), Diag> {
 /// A chain of operators too long for the checker and evaluator to recurse on.
 pub(super) fn chain_too_deep(src: &Source, span: Span) -> Diag {
     Diag::error(
-        "tb::parse::too_deep",
+        codes::PARSE_TOO_DEEP,
         format!("an expression nests more than {MAX_EXPR_DEPTH} operators deep"),
     )
     .at(src, span, "too deep here")

@@ -3,6 +3,7 @@
 //! One function per grammar rule; operators go through pest's PrattParser.
 //! No pest type leaves this module: errors become [`Diag`]s with a span.
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::num::Num;
 use crate::syntax::ast::*;
@@ -142,7 +143,7 @@ fn pest_to_diag(e: pest::error::Error<Rule>, src: &Source) -> Diag {
         .map(|w| format!("`{}`", w.chars().take(20).collect::<String>()))
         .unwrap_or_else(|| "the end of the file".into());
     Diag::error(
-        "tb::parse::syntax",
+        codes::PARSE_SYNTAX,
         format!("expected {expected}, found {found}"),
     )
     .at(src, Span::new(start, end), format!("expected {expected}"))
@@ -155,7 +156,7 @@ pub fn parse(src: &Source) -> Result<File, Diag> {
     let mut pairs = TbParser::parse(Rule::file, &src.text).map_err(|e| pest_to_diag(e, src))?;
     let file = pairs
         .next()
-        .ok_or_else(|| Diag::error("tb::parse::syntax", "empty parse"))?;
+        .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "empty parse"))?;
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() == Rule::EOI {
@@ -185,7 +186,7 @@ fn editions(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
                             let at = span_of(&e);
                             year = Some(e.as_str().parse::<u32>().map_err(|_| {
                                 Diag::error(
-                                    "tb::parse::syntax",
+                                    codes::PARSE_SYNTAX,
                                     "an edition is a year, such as 2024",
                                 )
                                 .at(src, at, "here")
@@ -203,7 +204,7 @@ fn editions(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
         }
     }
     let param = param.ok_or_else(|| {
-        Diag::error("tb::parse::syntax", "`editions` needs a parameter name").at(src, sp, "here")
+        Diag::error(codes::PARSE_SYNTAX, "`editions` needs a parameter name").at(src, sp, "here")
     })?;
     Ok(Item::Editions(EditionsDecl {
         param,
@@ -234,7 +235,7 @@ fn doc_before(src: &Source, offset: usize) -> String {
 }
 
 fn bad(p: &Pair<Rule>, src: &Source, what: &str) -> Diag {
-    Diag::error("tb::parse::syntax", format!("unexpected {what}"))
+    Diag::error(codes::PARSE_SYNTAX, format!("unexpected {what}"))
         .at(src, span_of(p), "here")
         .with_help("this is a bug in tb's parser if the text looks right; please report it")
 }
@@ -267,11 +268,11 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
             let mut it = p.into_inner().skip(1);
             let name = ident(
                 it.next()
-                    .ok_or_else(|| Diag::error("tb::parse::syntax", "name"))?,
+                    .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "name"))?,
             );
             let value = expr(
                 it.next()
-                    .ok_or_else(|| Diag::error("tb::parse::syntax", "value"))?,
+                    .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "value"))?,
                 src,
             )?;
             Ok(if is_param {
@@ -321,7 +322,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                     span: sp,
                 })),
                 _ => {
-                    Err(Diag::error("tb::parse::syntax", "incomplete definition")
+                    Err(Diag::error(codes::PARSE_SYNTAX, "incomplete definition")
                         .at(src, sp, "here"))
                 }
             }
@@ -329,7 +330,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         Rule::procedure => procedure(p, src),
         Rule::standings => {
             let name = p.into_inner().nth(1).map(ident).ok_or_else(|| {
-                Diag::error("tb::parse::syntax", "standings needs a procedure").at(src, sp, "here")
+                Diag::error(codes::PARSE_SYNTAX, "standings needs a procedure").at(src, sp, "here")
             })?;
             Ok(Item::Standings(name))
         }
@@ -361,7 +362,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                             .and_then(|v| if neg { v.neg().ok() } else { Some(v) })
                             .ok_or_else(|| {
                                 Diag::error(
-                                    "tb::parse::bad_number",
+                                    codes::PARSE_BAD_NUMBER,
                                     format!("`{text}` is not a number tb can hold exactly"),
                                 )
                                 .at(src, sp, "here")
@@ -374,7 +375,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                 }
             }
             let name = name.ok_or_else(|| {
-                Diag::error("tb::parse::syntax", "`reads` needs a value name").at(src, sp, "here")
+                Diag::error(codes::PARSE_SYNTAX, "`reads` needs a value name").at(src, sp, "here")
             })?;
             Ok(Item::Reads(ReadDecl {
                 kind,
@@ -409,7 +410,7 @@ fn procedure(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         }
     }
     let name = name.ok_or_else(|| {
-        Diag::error("tb::parse::syntax", "procedure needs a name").at(src, sp, "here")
+        Diag::error(codes::PARSE_SYNTAX, "procedure needs a name").at(src, sp, "here")
     })?;
     Ok(Item::Procedure(ProcDef {
         name,
@@ -482,7 +483,7 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
                     _ => {
                         let at = d.map(|d| span_of(&d)).unwrap_or(sp);
                         return Err(Diag::error(
-                            "tb::parse::bad_decimals",
+                            codes::PARSE_BAD_DECIMALS,
                             "decimals must be 0 to 12",
                         )
                         .at(src, at, "here")
@@ -496,7 +497,7 @@ fn step(p: Pair<Rule>, src: &Source) -> Result<Step, Diag> {
     }
     st.dir = dir;
     st.expr = e.ok_or_else(|| {
-        Diag::error("tb::parse::syntax", "step needs a value").at(src, sp, "here")
+        Diag::error(codes::PARSE_SYNTAX, "step needs a value").at(src, sp, "here")
     })?;
     Ok(st)
 }
@@ -656,7 +657,7 @@ fn postfixed(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
     let mut it = p.into_inner();
     let first = it
         .next()
-        .ok_or_else(|| Diag::error("tb::parse::syntax", "empty operand"))?;
+        .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "empty operand"))?;
     let mut e = primary(first, src)?;
     for (n, post) in it.enumerate() {
         let sp = span_of(&post);
@@ -699,7 +700,7 @@ fn arg(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
             kind: ExprKind::Named(ident(name), Box::new(expr(value, src)?)),
             span,
         }),
-        _ => Err(Diag::error("tb::parse::syntax", "incomplete argument").at(src, span, "here")),
+        _ => Err(Diag::error(codes::PARSE_SYNTAX, "incomplete argument").at(src, span, "here")),
     }
 }
 
@@ -709,7 +710,7 @@ fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
     let span = span_of(&p);
     let kind = match p.as_rule() {
         Rule::number => ExprKind::Num(Num::parse(p.as_str()).ok_or_else(|| {
-            Diag::error("tb::parse::bad_number", "number too large to hold exactly")
+            Diag::error(codes::PARSE_BAD_NUMBER, "number too large to hold exactly")
                 .at(src, span, "here")
                 .with_help("numbers may have at most 18 significant digits (exact fractions of 64-bit integers)")
         })?),
@@ -723,7 +724,7 @@ fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
             let inner = p
                 .into_inner()
                 .next()
-                .ok_or_else(|| Diag::error("tb::parse::syntax", "empty brackets"))?;
+                .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "empty brackets"))?;
             return expr(inner, src);
         }
         Rule::if_expr => {
@@ -738,7 +739,7 @@ fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
                 (Some(c), Some(a), Some(b)) => ExprKind::If(Box::new(c), Box::new(a), Box::new(b)),
                 _ => {
                     return Err(
-                        Diag::error("tb::parse::syntax", "incomplete if").at(src, span, "here")
+                        Diag::error(codes::PARSE_SYNTAX, "incomplete if").at(src, span, "here")
                     )
                 }
             }
@@ -780,7 +781,7 @@ fn generator<'a>(
             Rule::for_clause => {
                 if g.fors.len() >= MAX_LOOPS {
                     return Err(Diag::error(
-                        "tb::parse::too_deep",
+                        codes::PARSE_TOO_DEEP,
                         format!("more than {MAX_LOOPS} `for` clauses in one aggregate or list"),
                     )
                     .at(src, span_of(&c), "one loop too many")
@@ -817,7 +818,7 @@ fn call(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
     let name = it
         .next()
         .map(ident)
-        .ok_or_else(|| Diag::error("tb::parse::syntax", "call"))?;
+        .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "call"))?;
     let first = match it.next() {
         None => {
             return Ok(Expr {
@@ -880,7 +881,7 @@ fn short_generator(
             let v = match var.kind {
                 ExprKind::Var(v) => Ident { name: v, span: var.span },
                 _ => {
-                    return Err(Diag::error("tb::parse::syntax", "expected a variable before `in`")
+                    return Err(Diag::error(codes::PARSE_SYNTAX, "expected a variable before `in`")
                         .at(src, var.span, "not a name")
                         .with_help("write e.g. `count(r in rounds where r.played)`"))
                 }
@@ -903,7 +904,7 @@ fn short_generator(
                 },
             ))
         }
-        _ => Err(Diag::error("tb::parse::syntax", "`where` needs `x in collection` before it")
+        _ => Err(Diag::error(codes::PARSE_SYNTAX, "`where` needs `x in collection` before it")
             .at(src, span, "here")
             .with_help("write e.g. `count(r in rounds where r.played)` or `sum(r.points for r in rounds where r.played)`")),
     }

@@ -24,6 +24,7 @@
 //! tied group, too deep a nesting) the attempt is dropped and the metric is
 //! computed per participant, which then reports the error exactly as before
 
+use crate::codes;
 mod builtins;
 mod column;
 mod fields;
@@ -56,7 +57,7 @@ const MAX_INLINE: usize = 16;
 /// per participant (it grows its stack as needed).
 const MAX_NEST: usize = 24;
 /// Internal: this metric cannot be computed in columns. Never shown.
-const GIVE_UP: &str = "tb::eval::columnar";
+const GIVE_UP: &str = codes::EVAL_COLUMNAR;
 
 /// Where a node is evaluated: the domain and the columns of local slots.
 struct Cx<'a> {

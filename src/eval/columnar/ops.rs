@@ -1,5 +1,6 @@
 //! Operators and conditions on columns: typed loops over slices where the operands allow, the reference evaluator's own operators element by element otherwise.
 
+use crate::codes;
 use crate::eval::columnar::column::{nums_col, zip_nums};
 use crate::eval::columnar::{Block, Builder, Col, Cx, Dom};
 use crate::eval::{Evaluator, Value, R};
@@ -163,7 +164,7 @@ impl Evaluator<'_> {
                     // undefined here, but only for the elements that read it
                     // (a participant who played no round never reads
                     // `r.imps`): the reference evaluator decides per element.
-                    Err(er) if er.code == "tb::eval::missing_data" => {
+                    Err(er) if er.code == codes::EVAL_MISSING_DATA => {
                         return self.per_item(e, cx, blk)
                     }
                     r => r?,

@@ -24,6 +24,7 @@
 //! Numbers may also be written as strings (`"15.62"`, `"2/3"`).
 
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::Event;
 #[cfg(doc)]
@@ -47,24 +48,24 @@ pub const MAX_PARTICIPANTS: usize = 1_000_000;
 /// Most distinct unit names accepted.
 pub const MAX_UNITS: usize = 1_000;
 
-const SYNTAX: &str = "tb::load::native::syntax";
-const UNKNOWN_FIELD: &str = "tb::load::native::unknown_field";
-const UNKNOWN_PARTICIPANT: &str = "tb::load::native::unknown_participant";
-const DUPLICATE_PARTICIPANT: &str = "tb::load::native::duplicate_participant";
-const PAIRED_TWICE: &str = "tb::load::native::paired_twice";
-const INCONSISTENT_GAME: &str = "tb::load::native::inconsistent_game";
-const ROUND_OUT_OF_RANGE: &str = "tb::load::native::round_out_of_range";
-const BAD_RESULT: &str = "tb::load::native::bad_result";
-const MIXED_SPORTS: &str = "tb::load::native::mixed_sports";
-const NO_RESULT: &str = "tb::load::native::no_result";
-const INVALID: &str = "tb::load::native::invalid";
-const BYE_WORTH: &str = "tb::load::native::bye_worth";
-const STAGE_MISSING: &str = "tb::load::native::stage_missing";
-const SESSION_MISMATCH: &str = "tb::load::native::session_mismatch";
-const FIELD_MISSING: &str = "tb::load::native::field_missing";
-const CARRYOVER_VALUE: &str = "tb::load::native::carryover_value";
-const CARRYOVER_OUTSIDE: &str = "tb::load::native::carryover_outside_knockout";
-const TOO_LARGE: &str = "tb::load::too_large";
+const SYNTAX: &str = codes::LOAD_NATIVE_SYNTAX;
+const UNKNOWN_FIELD: &str = codes::LOAD_NATIVE_UNKNOWN_FIELD;
+const UNKNOWN_PARTICIPANT: &str = codes::LOAD_NATIVE_UNKNOWN_PARTICIPANT;
+const DUPLICATE_PARTICIPANT: &str = codes::LOAD_NATIVE_DUPLICATE_PARTICIPANT;
+const PAIRED_TWICE: &str = codes::LOAD_NATIVE_PAIRED_TWICE;
+const INCONSISTENT_GAME: &str = codes::LOAD_NATIVE_INCONSISTENT_GAME;
+const ROUND_OUT_OF_RANGE: &str = codes::LOAD_NATIVE_ROUND_OUT_OF_RANGE;
+const BAD_RESULT: &str = codes::LOAD_NATIVE_BAD_RESULT;
+const MIXED_SPORTS: &str = codes::LOAD_NATIVE_MIXED_SPORTS;
+const NO_RESULT: &str = codes::LOAD_NATIVE_NO_RESULT;
+const INVALID: &str = codes::LOAD_NATIVE_INVALID;
+const BYE_WORTH: &str = codes::LOAD_NATIVE_BYE_WORTH;
+const STAGE_MISSING: &str = codes::LOAD_NATIVE_STAGE_MISSING;
+const SESSION_MISMATCH: &str = codes::LOAD_NATIVE_SESSION_MISMATCH;
+const FIELD_MISSING: &str = codes::LOAD_NATIVE_FIELD_MISSING;
+const CARRYOVER_VALUE: &str = codes::LOAD_NATIVE_CARRYOVER_VALUE;
+const CARRYOVER_OUTSIDE: &str = codes::LOAD_NATIVE_CARRYOVER_OUTSIDE_KNOCKOUT;
+const TOO_LARGE: &str = codes::LOAD_TOO_LARGE;
 
 /// Load a native TOML event.
 pub fn load_toml(source: &Source) -> Result<Event, Diag> {
@@ -146,7 +147,7 @@ fn check_size(source: &Source) -> Result<(), Diag> {
         .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
     {
         return Err(Diag::error(
-            "tb::load::native::empty",
+            codes::LOAD_NATIVE_EMPTY,
             format!("{} is empty: it holds no event", source.name),
         )
         .in_source(source)

@@ -36,6 +36,7 @@
 //! the system), `results` (every player's entries, both sides of each game
 //! checked), `team` (team events from the players' games).
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Participant, Scoring, Sport};
 use crate::num::Num;
@@ -62,13 +63,13 @@ const MAX_ENTRIES: u64 = 2_000_000;
 /// Errors reported at once; more are summarised.
 const MAX_ERRORS: usize = 100;
 
-const MALFORMED: &str = "tb::load::trf::malformed";
-const UNKNOWN_OPPONENT: &str = "tb::load::trf::unknown_opponent";
-const UNKNOWN_PLAYER: &str = "tb::load::trf::unknown_player";
-const INCONSISTENT: &str = "tb::load::trf::inconsistent_game";
-const DUPLICATE: &str = "tb::load::trf::duplicate_player";
-const TOO_LARGE: &str = "tb::load::trf::too_large";
-const NO_PLAYERS: &str = "tb::load::trf::no_players";
+const MALFORMED: &str = codes::LOAD_TRF_MALFORMED;
+const UNKNOWN_OPPONENT: &str = codes::LOAD_TRF_UNKNOWN_OPPONENT;
+const UNKNOWN_PLAYER: &str = codes::LOAD_TRF_UNKNOWN_PLAYER;
+const INCONSISTENT: &str = codes::LOAD_TRF_INCONSISTENT_GAME;
+const DUPLICATE: &str = codes::LOAD_TRF_DUPLICATE_PLAYER;
+const TOO_LARGE: &str = codes::LOAD_TRF_TOO_LARGE;
+const NO_PLAYERS: &str = codes::LOAD_TRF_NO_PLAYERS;
 
 const LAYOUT_HELP: &str = "TRF 001 lines use fixed columns: starting number 5-8, name 15-47, \
 rating 49-52, points 81-84, rank 86-89, then one 10-column block per round from column 92 \

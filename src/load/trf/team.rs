@@ -33,6 +33,7 @@
 //! (Art. 12) a pairing-allocated bye's boards are wins, a full-point bye's
 //! and a forfeit win's boards wins, a half-point bye's boards draws.
 
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
     Board, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Scoring, Side, Status,
@@ -40,8 +41,8 @@ use crate::model::{
 use crate::num::Num;
 use std::collections::HashMap;
 
-const MALFORMED: &str = "tb::load::trf::malformed";
-const UNKNOWN_TEAM: &str = "tb::load::trf::unknown_team";
+const MALFORMED: &str = codes::LOAD_TRF_MALFORMED;
+const UNKNOWN_TEAM: &str = codes::LOAD_TRF_UNKNOWN_TEAM;
 
 /// One raw record line: line number, byte offset, text.
 pub(crate) struct RecLine<'a> {

@@ -43,6 +43,7 @@
 //! its line and column.
 
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
+use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::{
     Board, Entry, EntryExtra, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Side, Sport,
@@ -65,15 +66,15 @@ pub const MAX_NODES: u32 = 5_000_000;
 /// Most participants accepted.
 pub const MAX_PARTICIPANTS: usize = 100_000;
 
-const SYNTAX: &str = "tb::load::usebio::syntax";
-const NOT_USEBIO: &str = "tb::load::usebio::not_usebio";
-const MISSING: &str = "tb::load::usebio::missing";
-const BAD_NUMBER: &str = "tb::load::usebio::bad_number";
-const UNKNOWN_PARTICIPANT: &str = "tb::load::usebio::unknown_participant";
-const DUPLICATE_PARTICIPANT: &str = "tb::load::usebio::duplicate_participant";
-const UNSUPPORTED: &str = "tb::load::usebio::unsupported";
-const INVALID: &str = "tb::load::usebio::invalid";
-const TOO_LARGE: &str = "tb::load::too_large";
+const SYNTAX: &str = codes::LOAD_USEBIO_SYNTAX;
+const NOT_USEBIO: &str = codes::LOAD_USEBIO_NOT_USEBIO;
+const MISSING: &str = codes::LOAD_USEBIO_MISSING;
+const BAD_NUMBER: &str = codes::LOAD_USEBIO_BAD_NUMBER;
+const UNKNOWN_PARTICIPANT: &str = codes::LOAD_USEBIO_UNKNOWN_PARTICIPANT;
+const DUPLICATE_PARTICIPANT: &str = codes::LOAD_USEBIO_DUPLICATE_PARTICIPANT;
+const UNSUPPORTED: &str = codes::LOAD_USEBIO_UNSUPPORTED;
+const INVALID: &str = codes::LOAD_USEBIO_INVALID;
+const TOO_LARGE: &str = codes::LOAD_TOO_LARGE;
 
 /// Whether a text looks like a USEBIO file (for format detection).
 pub fn looks_like_usebio(text: &str) -> bool {
