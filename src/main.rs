@@ -519,12 +519,9 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             };
             let descriptors =
                 tb::syntax::descriptors::parse_list_for(&src, event.kind == tb::model::Kind::Team)?;
-            let (edition, why) = match explicit {
-                Some(e) => (e, "--edition".to_string()),
-                None => tb::syntax::descriptors::edition_for(&event),
-            };
-            let chain = tb::syntax::descriptors::Chain::new(descriptors, edition);
-            let rs = tb::syntax::descriptors::ruleset(&chain, &overrides)?;
+            let (chain, rs, why) =
+                tb::syntax::descriptors::chain_ruleset(descriptors, explicit, &event, &overrides)?;
+            let edition = chain.edition;
             let label = rs.editions.as_ref().map_or("edition", |e| e.label.as_str());
             notes.push(format!("{label} {} ({why})", edition.year()));
             notes.extend(chain.notes.iter().cloned());

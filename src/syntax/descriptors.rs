@@ -30,16 +30,20 @@ pub const PROCEDURE: &str = "descriptors";
 
 /// The edition for an event when none is chosen explicitly, and why: the
 /// one in force on the event's start date, by the editions the library the
-/// chains import declares (`editions` in `fide/unplayed`).
+/// chains import declares (`editions` in `fide/unplayed`). Checks the
+/// library to find them; the CLI reads them from the chain's own ruleset
+/// instead ([`edition_in`]).
 pub fn edition_for(event: &Event) -> (Edition, String) {
-    static EDITIONS: std::sync::OnceLock<Option<crate::plan::Editions>> =
-        std::sync::OnceLock::new();
-    let declared = EDITIONS.get_or_init(|| {
-        let src = Source::new("<descriptors>", format!("import \"{LIBRARY}\"\n"));
-        crate::check::check(src, &crate::shipped::Shipped, &[])
-            .ok()
-            .and_then(|rs| rs.editions)
-    });
+    let src = Source::new("<descriptors>", format!("import \"{LIBRARY}\"\n"));
+    let declared = crate::check::check(src, &crate::shipped::Shipped, &[])
+        .ok()
+        .and_then(|rs| rs.editions);
+    edition_in(declared.as_ref(), event)
+}
+
+/// The edition in force on the event's start date among `declared`, and
+/// why; the latest edition when nothing is declared.
+pub fn edition_in(declared: Option<&crate::plan::Editions>, event: &Event) -> (Edition, String) {
     let (year, why) = match declared {
         Some(e) => e.for_date(event.start_date.as_deref()),
         None => (0, String::new()),
@@ -48,6 +52,49 @@ pub fn edition_for(event: &Event) -> (Edition, String) {
         Edition::parse(&year.to_string()).unwrap_or(Edition::E2026),
         why,
     )
+}
+
+/// The chain of `descriptors` and its checked ruleset under `explicit`
+/// or, without it, under the edition in force on the event's start date,
+/// and why. The editions are declared by the library, so they are known
+/// once the chain is checked: it is checked under the latest edition, and
+/// moved to the event's edition when that is another. The two texts differ
+/// only in their header (`source`, `edition`), and `edition` sets the
+/// declared parameter as a `set` would, so the move is what a second check
+/// would give, without parsing the library again.
+pub fn chain_ruleset(
+    descriptors: Vec<Descriptor>,
+    explicit: Option<Edition>,
+    event: &Event,
+    overrides: &[(String, Num)],
+) -> Result<(Chain, Ruleset, String), Diag> {
+    let first = explicit.unwrap_or(Edition::E2026);
+    let chain = Chain::new(descriptors.clone(), first);
+    let mut rs = ruleset(&chain, overrides)?;
+    let (edition, why) = match explicit {
+        Some(e) => (e, "--edition".to_string()),
+        None => edition_in(rs.editions.as_ref(), event),
+    };
+    if edition == first {
+        return Ok((chain, rs, why));
+    }
+    let chain = Chain::new(descriptors, edition);
+    let param = rs.editions.as_ref().map(|e| e.param.clone());
+    let by_user = overrides.iter().any(|(k, _)| Some(k) == param.as_ref());
+    match rs
+        .params
+        .iter_mut()
+        .find(|p| Some(&p.name) == param.as_ref())
+    {
+        Some(p) if !by_user => {
+            p.value = Num::int(i64::from(edition.year()));
+            rs.source_doc = Some(chain.source_doc());
+            rs.edition = Some(edition.year().to_string());
+        }
+        // A parameter the user sets, or none declared: check the text.
+        _ => rs = ruleset(&chain, overrides)?,
+    }
+    Ok((chain, rs, why))
 }
 
 /// Check the ruleset of a chain (it imports the shipped `fide/lib`).
@@ -605,6 +652,14 @@ impl Chain {
         }
     }
 
+    /// The chain's `source` line: the regulations and their edition.
+    fn source_doc(&self) -> String {
+        format!(
+            "FIDE Play-off and Tie-Break Regulations, {} edition",
+            self.edition.year()
+        )
+    }
+
     /// The chain as a ruleset over `fide/lib`.
     pub fn ruleset_text(&self) -> String {
         let list: Vec<&str> = self.descriptors.iter().map(|d| d.text.as_str()).collect();
@@ -615,13 +670,7 @@ impl Chain {
             "title {}\n",
             quote(&format!("FIDE tie-breaks {list}"))
         ));
-        s.push_str(&format!(
-            "source {}\n",
-            quote(&format!(
-                "FIDE Play-off and Tie-Break Regulations, {} edition",
-                self.edition.year()
-            ))
-        ));
+        s.push_str(&format!("source {}\n", quote(&self.source_doc())));
         s.push_str(&format!("edition \"{}\"\n\n", self.edition.year()));
         let team = self
             .descriptors
