@@ -611,3 +611,25 @@ fn editions_and_places() {
         assert_eq!(p.value, tb::num::Num::int(year), "{name}");
     }
 }
+
+/// A did-you-mean between equally near names is the same on every run
+/// (the first alphabetically), not the name table's hash order: `q` is one
+/// edit from both `m` and `p`.
+#[test]
+fn equally_near_suggestions_do_not_depend_on_hash_order() {
+    let text = "metric m = 1\nprocedure p { step m desc }\nstandings q\n".to_string();
+    let messages: std::collections::BTreeSet<String> = (0..24)
+        .map(|_| {
+            let d = tb::check::check(
+                Source::new("near.tb", text.clone()),
+                &tb::shipped::Shipped,
+                &[],
+            )
+            .expect_err("unknown procedure");
+            d.plain()
+        })
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    let m = messages.iter().next().unwrap();
+    assert!(m.contains("did you mean `m`?"), "{m}");
+}

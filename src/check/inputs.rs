@@ -380,7 +380,9 @@ pub fn did_you_mean<'a>(name: &str, cands: impl Iterator<Item = &'a str>) -> Opt
         } else {
             crate::text::edit_distance(name, c)
         };
-        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
+        // Equally near: the first alphabetically, whatever order the
+        // candidates come in (some come from hash maps).
+        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
             best = Some((d, c));
         }
     }

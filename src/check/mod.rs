@@ -779,7 +779,11 @@ impl Checker {
             .chain(builtins.iter().copied());
         for cand in all {
             let d = crate::text::edit_distance(name, cand);
-            if d <= 2.max(name.len() / 3) && best.is_none_or(|(bd, _)| d < bd) {
+            // Equally near names: the first in alphabetical order, so the
+            // suggestion never depends on the name table's hash order.
+            if d <= 2.max(name.len() / 3)
+                && best.is_none_or(|(bd, bc)| d < bd || (d == bd && cand < bc))
+            {
                 best = Some((d, cand));
             }
         }
