@@ -17,7 +17,7 @@
 //! rulesets or tie-breaks.
 
 use crate::codes;
-use crate::diag::{Diag, Source};
+use crate::diag::{Diag, Source, Span};
 use crate::model::Event;
 
 pub mod csv;
@@ -125,4 +125,18 @@ pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
         )
         .with_help("name the file .toml, .json, .trf, .csv or .xml (USEBIO)")),
     }
+}
+
+/// A span of one character at `at` (empty at the end), on char boundaries.
+pub(crate) fn char_span(text: &str, at: usize) -> Span {
+    let mut start = at.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let end = text[start..]
+        .chars()
+        .next()
+        .map(|c| start + c.len_utf8())
+        .unwrap_or(start);
+    Span::new(start, end)
 }

@@ -23,6 +23,7 @@
 //! literal that was written (`15.62` stays `15.62`), then parsed exactly.
 //! Numbers may also be written as strings (`"15.62"`, `"2/3"`).
 
+use super::char_span;
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
@@ -154,20 +155,6 @@ fn check_size(source: &Source) -> Result<(), Diag> {
         .with_help("check that this is the right file; an event needs at least its `[[participants]]` and `[[rounds]]`"));
     }
     Ok(())
-}
-
-/// A span of one character at `at` (empty at the end), on char boundaries.
-fn char_span(text: &str, at: usize) -> Span {
-    let mut start = at.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let end = text[start..]
-        .chars()
-        .next()
-        .map(|c| start + c.len_utf8())
-        .unwrap_or(start);
-    Span::new(start, end)
 }
 
 fn toml_error(source: &Source, e: &toml::de::Error) -> Diag {

@@ -42,6 +42,7 @@
 //! which is exactly Latin-1. Problems are reported all at once, each with
 //! its line and column.
 
+use super::char_span;
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
@@ -154,19 +155,6 @@ fn offset_of(text: &str, row: usize, col: usize) -> usize {
         off += line.len();
     }
     text.len()
-}
-
-fn char_span(text: &str, at: usize) -> Span {
-    let mut start = at.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let end = text[start..]
-        .chars()
-        .next()
-        .map(|c| start + c.len_utf8())
-        .unwrap_or(start);
-    Span::new(start, end)
 }
 
 struct Cx<'s> {
