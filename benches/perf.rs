@@ -113,18 +113,21 @@ fn fide(event: &Event) -> Option<Ruleset> {
     if fide_missing() {
         return None;
     }
-    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", FIDE_CHAIN))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let (edition, _) = tb::syntax::descriptors::edition_for(event);
-    let chain = tb::syntax::descriptors::Chain::new(list, edition);
     // Rating tie-breaks need every participant rated (Art. 10); the
     // generated events have 3% unrated players, rated 1000 here
     // (`--param unrated_rating=1000`), so ARO is computed for everyone.
     let rated = [("unrated_rating".to_string(), tb::num::Num::int(1000))];
-    Some(
-        tb::syntax::descriptors::ruleset(&chain, &rated)
-            .unwrap_or_else(|d| panic!("{}", d.plain())),
-    )
+    let list = Source::new("--tiebreaks", FIDE_CHAIN);
+    let mut rs = tb::check::check_list(list, "fide/codes", None, &tb::shipped::Shipped, &rated)
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    // The edition in force on the event's start date, as `tb eval` picks it.
+    if let Some(eds) = rs.editions.clone() {
+        let (year, _) = eds.for_date(event.start_date.as_deref());
+        for p in rs.params.iter_mut().filter(|p| p.name == eds.param) {
+            p.value = tb::num::Num::int(i64::from(year));
+        }
+    }
+    Some(rs)
 }
 
 fn fide_missing() -> bool {

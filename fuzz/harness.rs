@@ -189,25 +189,25 @@ pub fn fuzz_descriptors(data: &[u8]) -> Verdict {
     let text = String::from_utf8_lossy(data);
     let (list, rest) = text.split_once('\n').unwrap_or((&text, ""));
     let src = Source::new("--tiebreaks", list);
-    let r = tb::syntax::descriptors::parse_list(&src);
+    let edition = if rest.contains("2026") {
+        "2026"
+    } else {
+        "2024"
+    };
+    let library = if rest.contains("team") {
+        "fide/team-codes"
+    } else {
+        "fide/codes"
+    };
+    let r = tb::check::check_list(src, library, Some(edition), &tb::shipped::Shipped, &[]);
     let v = verdict(&r);
-    if let Ok(descs) = r {
-        let edition = if rest.contains("2026") {
-            tb::syntax::descriptors::Edition::parse("2026")
-        } else {
-            tb::syntax::descriptors::Edition::parse("2024")
-        };
-        if let Some(edition) = edition {
-            let chain = tb::syntax::descriptors::Chain::new(descs, edition);
-            match tb::syntax::descriptors::ruleset(&chain, &[]) {
-                Ok(rs) => {
-                    for ev in small_events() {
-                        rank_twice(&ev, &rs);
-                    }
-                }
-                Err(d) => check_diag(&d),
+    match r {
+        Ok(rs) => {
+            for ev in small_events() {
+                rank_twice(&ev, &rs);
             }
         }
+        Err(d) => check_diag(&d),
     }
     v
 }

@@ -19,6 +19,8 @@ codes! {
     CHECK_BAD_SPORT = "tb::check::bad_sport";
     /// `by` or `voluntary` in an aggregate instead of a list.
     CHECK_BY_OUTSIDE_LIST = "tb::check::by_outside_list";
+    /// A declaration of short codes that cannot work (`modifier` not one letter, `takes` a letter no `modifier` declares, `means` a code that does not exist, `remaining codes` outside a code, a list as the standings without a `codes` declaration).
+    CHECK_CODES = "tb::check::codes";
     /// Metrics that depend on themselves.
     CHECK_CYCLE = "tb::check::cycle";
     /// A step whose `desc`/`asc` contradicts the `higher is better` / `lower is better` its metric or criterion declares (a place compared `desc` ranks the last first). The help says to drop the word, or to write `reversed` to rank the other way on purpose.

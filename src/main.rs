@@ -70,16 +70,21 @@ struct RulesArgs {
     /// file whose records 202/212 list its tie-breaks.
     #[arg(value_name = "[RULESET] DATA", num_args = 1..=2, required = true)]
     files: Vec<String>,
-    /// FIDE tie-break descriptors (MTB26), e.g. "PTS,BH/C1,BH,SB": the chain
-    /// is built over the shipped FIDE library; JSON labels are the
-    /// descriptors exactly as given.
+    /// A list of tie-break codes, e.g. "PTS,BH/C1,BH,SB" (FIDE's MTB26
+    /// descriptors by default): ranked by the codes --library declares;
+    /// labels are the codes exactly as given.
     #[arg(long, value_name = "LIST")]
     tiebreaks: Option<String>,
-    /// FIDE edition of the regulations. Without it: the ruleset's own; for
-    /// descriptors and editionless FIDE rulesets, by the event's start date
-    /// (before 2026-03-01: 2024), else 2026.
-    #[arg(long, value_enum)]
-    edition: Option<EditionArg>,
+    /// The library whose codes --tiebreaks (or a TRF-26 file's records
+    /// 202/212) uses: a shipped library or a .tb file. Default: fide/codes,
+    /// or fide/team-codes for a team event.
+    #[arg(long, value_name = "LIBRARY")]
+    library: Option<String>,
+    /// The edition of the regulations, among those the ruleset declares
+    /// (FIDE: 2024, 2026). Without it: the ruleset's own, else the one in
+    /// force on the event's start date.
+    #[arg(long, value_name = "YEAR")]
+    edition: Option<String>,
     /// Treat the event as a Swiss or a round robin, whatever the data says.
     #[arg(long, value_enum)]
     system: Option<SystemArg>,
@@ -94,16 +99,6 @@ struct RulesArgs {
     /// as an error: print them as errors and exit 3 without standings.
     #[arg(long)]
     strict: bool,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum EditionArg {
-    /// Approved 29/07/2024.
-    #[value(name = "2024")]
-    E2024,
-    /// In force from 1 March 2026.
-    #[value(name = "2026")]
-    E2026,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -417,7 +412,6 @@ fn check_against(event: &mut tb::model::Event, rs: &tb::plan::Ruleset) -> Result
 
 /// Load the event and the rules the arguments name (see [`RulesArgs`]).
 fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
-    use tb::syntax::descriptors::Edition;
     let (ruleset, data) = match a.files.as_slice() {
         [r, d] => (Some(r.clone()), d.clone()),
         [d] => (None, d.clone()),
@@ -433,6 +427,13 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
         )
         .with_help("give either a ruleset or --tiebreaks"));
     }
+    if let (Some(r), Some(_)) = (&ruleset, &a.library) {
+        return Err(Diag::error(
+            codes::CLI_USAGE,
+            format!("--library was given with a ruleset ({r})"),
+        )
+        .with_help("a ruleset imports its own libraries; --library names the codes of --tiebreaks (or of a TRF-26 file's records 202/212)"));
+    }
     let mut event = load_data(&data, a.threads.map(usize::from))?;
     let mut notes = Vec::new();
     if let Some(sys) = a.system {
@@ -445,58 +446,11 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
         }
         event.system = system;
     }
-    let explicit = a.edition.map(|e| match e {
-        EditionArg::E2024 => Edition::E2024,
-        EditionArg::E2026 => Edition::E2026,
-    });
+    let explicit = a.edition.as_deref().map(str::trim);
     let overrides = parse_params(&a.params)?;
-    match ruleset {
-        Some(name) => {
-            let mut rs = load_ruleset(&name, &a.params)?;
-            // A ruleset that declares its regulation's editions takes
-            // `--edition`, else its own `edition`, else the one in force on
-            // the event's start date.
-            if let Some(eds) = rs.editions.clone() {
-                let i = rs.params.iter().position(|p| p.name == eds.param);
-                let set_by_user = overrides.iter().any(|(k, _)| k == &eds.param);
-                let (year, why) = match (explicit, &rs.edition) {
-                    (Some(e), Some(own)) if own != &e.year().to_string() => (
-                        Some(e.year()),
-                        format!("--edition, instead of the ruleset's {own}"),
-                    ),
-                    (Some(e), _) => (Some(e.year()), "--edition".to_string()),
-                    (None, Some(_)) => (None, String::new()),
-                    (None, None) if set_by_user => (None, String::new()),
-                    (None, None) => {
-                        let (y, why) = eds.for_date(event.start_date.as_deref());
-                        (Some(y), why)
-                    }
-                };
-                if let (Some(y), Some(i)) = (year, i) {
-                    rs.params[i].value = Num::int(i64::from(y));
-                    notes.push(format!("{} {y} ({why})", eds.label));
-                }
-            } else if explicit.is_some() {
-                return Err(Diag::error(
-                    codes::CLI_USAGE,
-                    format!("--edition: {name} is not a FIDE ruleset (it has no `fide_edition` parameter)"),
-                )
-                .with_help("--edition chooses the edition of the FIDE regulations for fide/... rulesets and --tiebreaks"));
-            }
-            check_against(&mut event, &rs)?;
-            Ok(Prepared {
-                rs,
-                event,
-                meta: Meta {
-                    ruleset: name,
-                    notes,
-                },
-                data,
-                threads: a.threads.map(usize::from),
-                strict: a.strict,
-            })
-        }
-        None => {
+    let (mut rs, shown) = match (ruleset, &a.tiebreaks) {
+        (Some(name), _) => (load_ruleset(&name, &a.params)?, name),
+        (None, _) => {
             let (src, shown) = match &a.tiebreaks {
                 Some(list) => (
                     Source::new("--tiebreaks", list.clone()),
@@ -517,28 +471,99 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     .with_help("give a ruleset (`tb list`), --tiebreaks \"PTS,BH/C1,BH,SB\", or a TRF-26 file with its tie-breaks in records 202/212"))
                 }
             };
-            let descriptors =
-                tb::syntax::descriptors::parse_list_for(&src, event.kind == tb::model::Kind::Team)?;
-            let (chain, rs, why) =
-                tb::syntax::descriptors::chain_ruleset(descriptors, explicit, &event, &overrides)?;
-            let edition = chain.edition;
-            let label = rs.editions.as_ref().map_or("edition", |e| e.label.as_str());
-            notes.push(format!("{label} {} ({why})", edition.year()));
-            notes.extend(chain.notes.iter().cloned());
-            check_against(&mut event, &rs)?;
-            Ok(Prepared {
-                rs,
-                event,
-                meta: Meta {
-                    ruleset: shown,
-                    notes,
-                },
-                data,
-                threads: a.threads.map(usize::from),
-                strict: a.strict,
-            })
+            // The codes of FIDE's regulations unless the user names a library.
+            let team = event.kind == tb::model::Kind::Team;
+            let library = match &a.library {
+                Some(l) => l.clone(),
+                None if team => "fide/team-codes".to_string(),
+                None => "fide/codes".to_string(),
+            };
+            let rs =
+                tb::check::check_list(src, &library, None, &cli::files::DiskResolver, &overrides)?;
+            (rs, shown)
+        }
+    };
+    // A ruleset that declares its regulation's editions takes `--edition`,
+    // else its own `edition`, else the one in force on the event's start date.
+    if let Some(eds) = rs.editions.clone() {
+        let i = rs.params.iter().position(|p| p.name == eds.param);
+        let set_by_user = overrides.iter().any(|(k, _)| k == &eds.param);
+        let (year, why) = match (explicit, &rs.edition) {
+            (Some(e), own) => {
+                let Some(&(y, _)) = eds.list.iter().find(|(y, _)| y.to_string() == e) else {
+                    let known: Vec<String> = eds.list.iter().map(|(y, _)| y.to_string()).collect();
+                    return Err(Diag::error(
+                        codes::CLI_USAGE,
+                        format!("--edition {e}: not an edition of {shown}"),
+                    )
+                    .with_help(format!(
+                        "its editions ({}) are {}",
+                        eds.label,
+                        known.join(", ")
+                    )));
+                };
+                match own {
+                    Some(own) if own != e => (
+                        Some(y),
+                        format!("--edition, instead of the ruleset's {own}"),
+                    ),
+                    _ => (Some(y), "--edition".to_string()),
+                }
+            }
+            (None, Some(_)) => (None, String::new()),
+            (None, None) if set_by_user => (None, String::new()),
+            (None, None) => {
+                let (y, why) = eds.for_date(event.start_date.as_deref());
+                (Some(y), why)
+            }
+        };
+        if let (Some(y), Some(i)) = (year, i) {
+            rs.params[i].value = Num::int(i64::from(y));
+            notes.push(format!("{} {y} ({why})", eds.label));
+            if let Some(list) = &rs.list {
+                rs.edition = Some(y.to_string());
+                rs.source_doc = list.source.as_ref().map(|s| format!("{s}, {y} edition"));
+            }
+        }
+    } else if explicit.is_some() {
+        return Err(Diag::error(
+            codes::CLI_USAGE,
+            format!("--edition: {shown} declares no editions"),
+        )
+        .with_help("--edition chooses among the editions a ruleset's library declares (`editions ...`), e.g. the FIDE rulesets' 2024 and 2026"));
+    }
+    if let Some(list) = &rs.list {
+        let current: Option<u32> = rs.edition.as_deref().and_then(|e| e.parse().ok());
+        let cite = list
+            .newer_cite
+            .as_ref()
+            .map_or(String::new(), |c| format!(" ({c})"));
+        for (item, y) in &list.since {
+            if let Some(cur) = current.filter(|c| c < y) {
+                notes.push(format!(
+                    "{item} is defined by the {y} edition; under the {cur} edition it is used as a self-defined tie-break{cite}"
+                ));
+            }
+        }
+        if let Some((name, what, cite)) = &list.primary_added {
+            let cite = cite.as_ref().map_or(String::new(), |c| format!(" ({c})"));
+            notes.push(format!(
+                "the list has no {name}: participants are ranked on {what} first{cite}"
+            ));
         }
     }
+    check_against(&mut event, &rs)?;
+    Ok(Prepared {
+        rs,
+        event,
+        meta: Meta {
+            ruleset: shown,
+            notes,
+        },
+        data,
+        threads: a.threads.map(usize::from),
+        strict: a.strict,
+    })
 }
 
 fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
@@ -580,8 +605,12 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             for r in &rulesets {
                 match load_ruleset(r, &[]) {
                     Ok(rs) => {
+                        let codes = match rs.codes.len() {
+                            0 => String::new(),
+                            n => format!(", {n} codes"),
+                        };
                         outln!(
-                            "{r}: ok ({} metrics, {} procedures{})",
+                            "{r}: ok ({} metrics, {} procedures{codes}{})",
                             rs.metrics.len(),
                             rs.procs.len(),
                             if rs.standings.is_some() {

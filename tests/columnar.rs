@@ -61,15 +61,15 @@ fn rulesets() -> Vec<(String, Ruleset)> {
         // Every individual FIDE code, with modifiers, both editions.
         let codes = "BH/C1,FB,SB/M1,PS/C1,ARO,AOB,KS,TPR,PTP,APRO,APPO,WIN,WON,BPG,BWG,REP,STD,DE";
         let rated = [("unrated_rating".to_string(), Num::int(1000))];
-        for (edition, params) in [
-            (tb::syntax::descriptors::Edition::E2024, &rated[..]),
-            (tb::syntax::descriptors::Edition::E2026, &[][..]),
-        ] {
-            let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
-                .unwrap_or_else(|d| panic!("{}", d.plain()));
-            let chain = tb::syntax::descriptors::Chain::new(list, edition);
-            let rs = tb::syntax::descriptors::ruleset(&chain, params)
-                .unwrap_or_else(|d| panic!("{}", d.plain()));
+        for (edition, params) in [("2024", &rated[..]), ("2026", &[][..])] {
+            let rs = tb::check::check_list(
+                Source::new("--tiebreaks", codes),
+                "fide/codes",
+                Some(edition),
+                &tb::shipped::Shipped,
+                params,
+            )
+            .unwrap_or_else(|d| panic!("{}", d.plain()));
             out.push((format!("{codes} {edition:?} {params:?}"), rs));
         }
     }
@@ -198,9 +198,13 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
 /// The FIDE chain of descriptors `codes` (2024 edition), as `tb eval
 /// --tiebreaks CODES --param unrated_rating=1000` builds it.
 fn fide_chain(codes: &str) -> Ruleset {
-    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = tb::syntax::descriptors::Chain::new(list, tb::syntax::descriptors::Edition::E2024);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    tb::syntax::descriptors::ruleset(&chain, &rated).unwrap_or_else(|d| panic!("{}", d.plain()))
+    tb::check::check_list(
+        Source::new("--tiebreaks", codes),
+        "fide/codes",
+        Some("2024"),
+        &tb::shipped::Shipped,
+        &rated,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()))
 }

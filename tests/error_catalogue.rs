@@ -868,13 +868,21 @@ fn usebio_codes() {
 
 #[test]
 fn descriptor_codes() {
-    let p = |t: &str| tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", t));
+    let p = |t: &str| {
+        tb::check::check_list(
+            Source::new("--tiebreaks", t),
+            "fide/codes",
+            None,
+            &tb::shipped::Shipped,
+            &[],
+        )
+    };
     p("BH/C1,SB,DE").unwrap_or_else(|d| panic!("{}", d.plain()));
     expect(p(""), "tb::descriptors::empty", None);
     expect(p("BH,,SB"), "tb::descriptors::empty", Some(""));
     expect(p("BH,XYZ"), "tb::descriptors::unknown_code", Some("XYZ"));
     expect(p("BH-C1"), "tb::descriptors::unknown_code", Some("BH-C1"));
-    expect(p("BH,BC"), "tb::descriptors::team_code", Some("BC"));
+    expect(p("BH,BC"), "tb::descriptors::unknown_code", Some("BC"));
     expect(p("BH:MP"), "tb::descriptors::team_code", Some(":MP"));
     expect(p("BH/Q"), "tb::descriptors::unknown_modifier", Some("Q"));
     expect(

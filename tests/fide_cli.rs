@@ -187,7 +187,7 @@ fn descriptor_diagnostics() {
         [
             "tb::descriptors::unknown_modifier",
             "tb::descriptors::invalid_combination",
-            "tb::descriptors::team_code"
+            "tb::descriptors::unknown_code"
         ]
     );
     // `/X1` in "PTS,BH/X1,...": bytes 7-9, column 8.

@@ -30,7 +30,6 @@ use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::System;
 use tb::num::{Num, Rounding};
-use tb::syntax::descriptors::{Chain, Edition};
 
 /// Where tb departs from gacrux on purpose: a fixture (both editions), and
 /// the cells (participant, code, gacrux's value, tb's value) that differ.
@@ -132,10 +131,14 @@ fn compare_one(trf: &Path, json_path: &Path, tally: &mut Tally) {
         params.push(("unrated_rating".to_string(), Num::int(r)));
     }
     let list = Source::new("--tiebreaks", codes.join(","));
-    let descriptors = tb::syntax::descriptors::parse_list(&list).expect("descriptors");
-    let chain = Chain::new(descriptors, Edition::parse(edition).unwrap());
-    let rs = tb::syntax::descriptors::ruleset(&chain, &params)
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::check::check_list(
+        list,
+        "fide/codes",
+        Some(edition),
+        &tb::shipped::Shipped,
+        &params,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     tb::rank::places::apply(&mut st, &rs);

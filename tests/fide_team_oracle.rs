@@ -20,7 +20,6 @@ use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::Kind;
 use tb::num::{Num, Rounding};
-use tb::syntax::descriptors::{Chain, Edition};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -41,11 +40,14 @@ fn compare(trf: &Path, json_path: &Path) -> (usize, usize, Vec<String>) {
     let event = tb::load::load(&Source::new(trf.display().to_string(), text)).expect("loads");
     assert_eq!(event.kind, Kind::Team, "{name}: a team event");
     let list = Source::new("--tiebreaks", codes.join(","));
-    let descriptors = tb::syntax::descriptors::parse_list_for(&list, true)
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = Chain::new(descriptors, Edition::parse(edition).unwrap());
-    let rs =
-        tb::syntax::descriptors::ruleset(&chain, &[]).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::check::check_list(
+        list,
+        "fide/team-codes",
+        Some(edition),
+        &tb::shipped::Shipped,
+        &[],
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(&event, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     tb::rank::places::apply(&mut st, &rs);

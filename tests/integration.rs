@@ -53,6 +53,7 @@ mod render_speed_equivalence;
 mod resolver;
 mod seed_001_cards;
 mod seed_002_us_chess;
+mod short_codes;
 mod slips;
 mod stage_fixtures;
 mod syntax_rules;

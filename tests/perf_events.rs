@@ -204,15 +204,23 @@ fn chess_fide_chains() {
     let g = chess();
     let trf = load("gen.trf", &g.to_trf().unwrap());
     let json = load("gen.json", &g.to_json());
-    let list =
-        tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"))
-            .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let (edition, _) = tb::syntax::descriptors::edition_for(&trf);
-    assert_eq!(edition, tb::syntax::descriptors::edition_for(&json).0);
-    let chain = tb::syntax::descriptors::Chain::new(list, edition);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    let six = tb::syntax::descriptors::ruleset(&chain, &rated)
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let mut six = tb::check::check_list(
+        Source::new("--tiebreaks", "BH/C1,BH,SB,PS,ARO,DE"),
+        "fide/codes",
+        None,
+        &tb::shipped::Shipped,
+        &rated,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()));
+    if let Some(eds) = six.editions.clone() {
+        let (year, _) = eds.for_date(trf.start_date.as_deref());
+        let (other, _) = eds.for_date(json.start_date.as_deref());
+        assert_eq!(year, other, "both formats give the same edition");
+        for p in six.params.iter_mut().filter(|p| p.name == eds.param) {
+            p.value = Num::int(i64::from(year));
+        }
+    }
     let mut rulesets = vec![six];
     if tb::shipped::get("fide/swiss").is_some() {
         rulesets.push(ruleset("fide/swiss"));

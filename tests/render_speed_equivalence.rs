@@ -104,12 +104,15 @@ fn events() -> Vec<(String, Event)> {
 fn rulesets() -> Vec<(String, Ruleset)> {
     let mut out = common::shipped_rulesets();
     let codes = "BH/C1,BH,SB,PS,ARO,DE,AOB,TPR,PTP,APRO,WON,REP,KS,FB";
-    let list = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", codes))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let chain = tb::syntax::descriptors::Chain::new(list, tb::syntax::descriptors::Edition::E2024);
     let rated = [("unrated_rating".to_string(), Num::int(1000))];
-    let rs = tb::syntax::descriptors::ruleset(&chain, &rated)
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::check::check_list(
+        Source::new("--tiebreaks", codes),
+        "fide/codes",
+        Some("2024"),
+        &tb::shipped::Shipped,
+        &rated,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()));
     out.push((codes.to_string(), rs));
     out
 }

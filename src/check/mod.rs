@@ -18,6 +18,7 @@ use crate::codes;
 mod args;
 mod exprs;
 pub mod inputs;
+pub mod short_codes;
 
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Sport, Warning};
@@ -81,13 +82,88 @@ pub fn check(
     resolver: &dyn Resolve,
     overrides: &[(String, Num)],
 ) -> Result<Ruleset, Diag> {
+    check_with(root, None, resolver, overrides)
+}
+
+/// Check a list of short codes (`PTS,BH/C1,SB`, as `tb eval --tiebreaks`
+/// takes it) as the standings of a ruleset that imports `library`, under
+/// `edition` when given (the edition header of the ruleset). Problems in
+/// the list point into `list`.
+pub fn check_list(
+    list: Source,
+    library: &str,
+    edition: Option<&str>,
+    resolver: &dyn Resolve,
+    overrides: &[(String, Num)],
+) -> Result<Ruleset, Diag> {
+    let mut root = String::new();
+    if let Some(e) = edition {
+        root.push_str(&format!("edition {}\n", quote(e)));
+    }
+    root.push_str(&format!("import {}\n", quote(library)));
+    let name = list.name.clone();
+    check_with(
+        Source::new("<tiebreaks>", root),
+        Some(list),
+        resolver,
+        overrides,
+    )
+    .map_err(|d| {
+        // Problems in the list alone read as the list's, not the ruleset's.
+        let in_list = |x: &Diag| x.source.as_ref().is_some_and(|s| s.name == name);
+        if d.related.is_empty() || !d.related.iter().all(in_list) {
+            return d;
+        }
+        let mut all = d.related;
+        if all.len() == 1 {
+            return all.remove(0);
+        }
+        let n = all.len();
+        Diag::many(
+            all[0].code,
+            format!("{n} problems in the tie-break list"),
+            all,
+        )
+    })
+}
+
+/// A string literal of the language for `s`.
+fn quote(s: &str) -> String {
+    let mut q = String::from("\"");
+    for c in s.chars() {
+        if matches!(c, '"' | '\\') {
+            q.push('\\');
+        }
+        q.push(c);
+    }
+    q.push('"');
+    q
+}
+
+fn check_with(
+    root: Source,
+    list: Option<Source>,
+    resolver: &dyn Resolve,
+    overrides: &[(String, Num)],
+) -> Result<Ruleset, Diag> {
     let mut c = Checker::default();
     c.load(root, resolver, 0, Vec::new());
+    if let Some(list) = list {
+        c.list_root = Some(c.files.len());
+        c.files.push(list);
+        c.asts.push(ast::File { items: Vec::new() });
+    }
+    // Lists of codes become steps before names are resolved; a list that
+    // names a code wrongly stops there (its standings would not exist).
+    if c.errors.is_empty() {
+        c.expand_codes();
+    }
     // Resolve names only when every file parsed: a file that failed to parse
     // would make every use of its definitions look like an unknown name.
     if c.errors.is_empty() {
         c.collect();
         c.resolve_all(overrides);
+        c.check_code_templates();
         if c.errors.is_empty() {
             // Every data value a definition reads is declared (`reads ...`),
             // with `??` where the declaration gives a default.
@@ -145,6 +221,14 @@ struct Checker {
     params: Vec<Param>,
     /// Metric → metrics its body uses (for the cycle check).
     deps: Vec<Vec<(MetricId, Span)>>,
+    /// The file holding a list of codes the caller gave as the standings.
+    list_root: Option<FileId>,
+    /// What the list of codes as the standings tells its user.
+    list_info: Option<ListInfo>,
+    /// The short codes declared, for their own check after names resolve.
+    decls: short_codes::Decls,
+    /// Every code declared, with its documentation.
+    code_names: Vec<(String, String)>,
 }
 
 impl Checker {
@@ -392,7 +476,13 @@ impl Checker {
                             self.editions = Some(e.clone());
                         }
                     }
-                    Item::Header(..) | Item::Import(..) => {}
+                    Item::Header(..)
+                    | Item::Import(..)
+                    | Item::Modifier(_)
+                    | Item::Code(_)
+                    | Item::Qualifier(..)
+                    | Item::CodeList(_)
+                    | Item::StandingsCodes(_) => {}
                     Item::Sport(s, span) => self.sport_item(fid, s, *span),
                     Item::Param(n, e) => {
                         if self.define(fid, n, true) {
@@ -593,6 +683,8 @@ impl Checker {
             };
             let mut steps = Vec::new();
             for s in &p.steps {
+                // A step copied from a code is in the code's file.
+                let fid = s.file.unwrap_or(fid);
                 let mut sc = Scope::new(fid, Ctx::Step, None);
                 let expr = self.expr(&s.expr, &mut sc);
                 let group_relative = sc.uses_group;
@@ -666,6 +758,31 @@ impl Checker {
                 );
             }
         }
+    }
+
+    /// Resolve a step copied from a code (its value, condition, hand-offs
+    /// and direction) and drop it: hand-offs to the code's `own`
+    /// procedures are known by name.
+    fn check_step(&mut self, fid: FileId, s: &ast::Step, own: &[&str]) {
+        let mut sc = Scope::new(fid, Ctx::Step, None);
+        let _ = self.expr(&s.expr, &mut sc);
+        if let Some(w) = &s.when {
+            let mut wc = Scope::new(fid, Ctx::Condition, None);
+            let _ = self.expr(w, &mut wc);
+        }
+        let actions: Vec<&Action> = match &s.then {
+            Some(ast::Handoff::Always(a)) => vec![a],
+            Some(ast::Handoff::BySize(cases, other)) => {
+                cases.iter().map(|(_, a)| a).chain(other.iter()).collect()
+            }
+            None => Vec::new(),
+        };
+        for a in actions {
+            if !matches!(a, Action::Proc(n) if own.contains(&n.name.as_str())) {
+                let _ = self.action(fid, a);
+            }
+        }
+        let _ = self.step_direction(fid, s);
     }
 
     fn handoff(&mut self, fid: FileId, h: &ast::Handoff) -> PHandoff {
@@ -858,6 +975,8 @@ impl Checker {
                 label: e.label,
                 list: e.list,
             }),
+            list: self.list_info,
+            codes: self.code_names,
             files: self.files,
             metrics: self.metrics,
             params: self.params,

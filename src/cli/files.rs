@@ -15,6 +15,18 @@ pub struct DiskResolver;
 impl Resolve for DiskResolver {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
         let from_path = Path::new(&from.name);
+        // Text the command line wrote (`<tiebreaks>` for `--library X
+        // --tiebreaks ...`) imports what the user typed: a file from the
+        // current directory, else a shipped name.
+        if from.name.starts_with('<') {
+            let mut p = Path::new(name).to_path_buf();
+            if p.extension().is_none() {
+                p.set_extension("tb");
+            }
+            if p.is_file() {
+                return read_file(&p);
+            }
+        }
         if !from_path.exists() {
             // A shipped file (or text not from disk): shipped names only.
             return tb::shipped::Shipped

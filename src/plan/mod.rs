@@ -29,6 +29,11 @@ pub struct Ruleset {
     pub edition: Option<String>,
     /// `editions`: the regulation's editions, where a file declares them.
     pub editions: Option<Editions>,
+    /// Where the standings are a list of short codes: what the list tells its user.
+    pub list: Option<ListInfo>,
+    /// The short codes the loaded files declare (`code`), with their
+    /// documentation, in declaration order.
+    pub codes: Vec<(String, String)>,
     /// `sport`: the game the ruleset is for, from its own file or, where it
     /// says none, from the files it imports when they agree
     /// (`check::sport_mismatch`).
@@ -46,6 +51,21 @@ pub struct Ruleset {
     /// The data values the ruleset and its libraries declare they read
     /// (`reads participant carryover default 0`), in file order.
     pub reads: Vec<DataDecl>,
+}
+
+/// What a list of short codes as the standings tells its user beyond the
+/// standings (`tb eval --tiebreaks` prints it as notes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ListInfo {
+    /// The regulation the list applies, without its edition.
+    pub source: Option<String>,
+    /// The items whose code an edition introduced: (item, edition).
+    pub since: Vec<(String, u32)>,
+    /// The rule such an item ranks under in an earlier edition.
+    pub newer_cite: Option<String>,
+    /// The primary code put first because the list lacks one: its name,
+    /// what it is (its documentation's first words), and its citation.
+    pub primary_added: Option<(String, String, Option<String>)>,
 }
 
 /// A declared data value (`reads KIND name default N cite "..."`).

@@ -45,6 +45,124 @@ pub enum Item {
     Reads(ReadDecl),
     /// `editions param "Label" { 2024, 2026 from "2026-03-01" }`.
     Editions(EditionsDecl),
+    /// `modifier "C" whole cut ...`: a letter short codes may take.
+    Modifier(ModifierDecl),
+    /// `code "BH" takes ... { step ... }`: a short code.
+    Code(CodeDecl),
+    /// `qualifier "MP"`: a score type a code may name after a colon.
+    Qualifier(String, Option<String>, Span),
+    /// `codes "Title" ... otherwise lots`: how a whole list of codes ranks.
+    CodeList(CodeListDecl),
+    /// `standings codes "PTS,BH/C1"`: the standings are a list of codes.
+    StandingsCodes(CodesRef),
+}
+
+/// `codes "DE,BH/C1"`: a list of short codes written in a ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodesRef {
+    /// The list as written between the quotes.
+    pub list: String,
+    /// Where the list's text is (inside the quotes).
+    pub span: Span,
+}
+
+/// The argument a modifier takes after its letter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgForm {
+    /// `C1`: digits.
+    Whole,
+    /// `L-1`, `L+2`: a sign, then digits.
+    SignedWhole,
+    /// `L2.5`: digits with a decimal point.
+    Decimal,
+    /// `L-1.5`: a sign, digits with a decimal point.
+    SignedDecimal,
+}
+
+impl ArgForm {
+    /// As the declaration writes it.
+    pub fn words(self) -> &'static str {
+        match self {
+            ArgForm::Whole => "whole",
+            ArgForm::SignedWhole => "signed whole",
+            ArgForm::Decimal => "decimal",
+            ArgForm::SignedDecimal => "signed decimal",
+        }
+    }
+}
+
+/// A `modifier` declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModifierDecl {
+    /// The letter, as declared (upper case by convention; read case-insensitively).
+    pub letter: String,
+    /// Its argument, or none for a flag.
+    pub form: Option<ArgForm>,
+    /// The name it sets in a code's steps.
+    pub name: Ident,
+    /// `= expr` of `value`; None: the flag's true, or the argument itself.
+    pub value: Option<Expr>,
+    /// `where cond`: the arguments accepted.
+    pub guard: Option<Expr>,
+    /// `default expr`: the name's value without the modifier.
+    pub default: Option<Expr>,
+    /// `excludes "C"`.
+    pub excludes: Option<String>,
+    /// Its article, added to a step's citation when given.
+    pub cite: Option<String>,
+    /// The `///` documentation (the help of its diagnostics).
+    pub doc: String,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// What a code stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CodeBody {
+    /// Its steps, and procedures of its own.
+    Steps(Vec<Step>, Vec<ProcDef>),
+    /// `means "EDE" with name = value, ...`: another code with names fixed.
+    Means(Ident, Vec<(Ident, Expr)>),
+}
+
+/// A `code` declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodeDecl {
+    /// The code as lists write it (`BH`, `BH:GP`); read case-insensitively.
+    pub name: Ident,
+    /// `takes "C", "M"`: the modifier letters it accepts.
+    pub takes: Vec<Ident>,
+    /// `since 2026`: the edition that defines it.
+    pub since: Option<u32>,
+    /// `with name = value`: names of its steps and their values.
+    pub with: Vec<(Ident, Expr)>,
+    /// Replaces the citation of its first step.
+    pub cite: Option<String>,
+    /// Steps, or another code.
+    pub body: CodeBody,
+    /// The `///` documentation.
+    pub doc: String,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// A `codes "Title" source "..." cite "..." otherwise ...` declaration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CodeListDecl {
+    /// The title a list's standings get, before the list itself.
+    pub title: String,
+    /// The regulation (its edition is added when the ruleset has one).
+    pub source: Option<String>,
+    /// `primary "PTS", "MPTS"`: a list without any of them starts with the first.
+    pub primary: Vec<Ident>,
+    /// `newer cite "..."`: the rule a code of a later edition ranks under.
+    pub newer: Option<String>,
+    /// The citation of the list's procedure.
+    pub cite: Option<String>,
+    /// How a tie the whole list leaves ends.
+    pub end: End,
+    /// The whole declaration.
+    pub span: Span,
 }
 
 /// The editions of a regulation and the parameter carrying the one in use.
@@ -136,6 +254,10 @@ pub struct MetricDef {
 /// `procedure` definition.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProcDef {
+    /// `codes "..."` lines: each list with the number of steps before it.
+    pub codes: Vec<(usize, CodesRef)>,
+    /// `remaining codes` (in a code's own procedure): the steps before it.
+    pub remaining: Option<(usize, Span)>,
     /// Name.
     pub name: Ident,
     /// Article it implements.
@@ -178,6 +300,9 @@ pub struct Step {
     pub span: Span,
     /// Written `places`: printed as places in the tied group.
     pub places: bool,
+    /// The file a step expanded from a code was written in (the code's
+    /// library), where the step's spans point; None: the procedure's file.
+    pub file: Option<FileId>,
 }
 
 /// Which way is better.

@@ -9,7 +9,6 @@ use tb::model::Event;
 use tb::num::Num;
 use tb::plan::Ruleset;
 use tb::rank::Standings;
-use tb::syntax::descriptors::{Chain, Edition};
 
 /// A TRF event under construction: players numbered 1, 2, ... in the order
 /// they are added.
@@ -206,16 +205,18 @@ pub fn chain(ev: &Event, list: &str, edition: u32) -> Standings {
 
 /// As [`chain`], with library parameters set.
 pub fn chain_with(ev: &Event, list: &str, edition: u32, params: &[(&str, i64)]) -> Standings {
-    let d = tb::syntax::descriptors::parse_list(&Source::new("--tiebreaks", list))
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
-    let ed = Edition::parse(&edition.to_string()).expect("edition");
-    let c = Chain::new(d, ed);
     let overrides: Vec<(String, Num)> = params
         .iter()
         .map(|(k, v)| (k.to_string(), Num::int(*v)))
         .collect();
-    let rs = tb::syntax::descriptors::ruleset(&c, &overrides)
-        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = tb::check::check_list(
+        Source::new("--tiebreaks", list),
+        "fide/codes",
+        Some(&edition.to_string()),
+        &tb::shipped::Shipped,
+        &overrides,
+    )
+    .unwrap_or_else(|d| panic!("{}", d.plain()));
     let mut st = tb::rank::rank(ev, &rs, &tb::rank::Options::default())
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     tb::rank::places::apply(&mut st, &rs);
