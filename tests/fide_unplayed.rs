@@ -31,6 +31,57 @@ fn every_category_of_16_2() {
     );
 }
 
+/// 16.1, defined in `fide/unplayed` over the neutral kinds of round: a
+/// requested bye (16.1.1) is a half- or zero-point bye or an absence; a VUR
+/// (16.1.2) is a requested bye or a forfeit loss. A's round 4 and E's round
+/// 3 are half-point byes, B's round 4 a zero-point bye, D's round 4 an
+/// absence; A's round 3 and E's round 2 are forfeit losses. Neither the
+/// PAB, the full-point bye nor a forfeit win is either.
+#[test]
+fn requested_byes_and_vurs_16_1() {
+    let ev = tiny();
+    assert_eq!(
+        values(
+            &ev,
+            2024,
+            "[if requested_bye(r) then 1 else 0 for r in rounds]",
+            &ALL
+        ),
+        ["0 0 0 1", "0 0 0 1", "0 0 0 0", "0 0 0 1", "0 0 1 0"]
+    );
+    assert_eq!(
+        values(
+            &ev,
+            2024,
+            "[if voluntarily_unplayed(r) then 1 else 0 for r in rounds]",
+            &ALL
+        ),
+        ["0 0 1 1", "0 0 0 1", "0 0 0 0", "0 0 0 1", "0 1 1 0"]
+    );
+    // A double forfeit is a forfeit loss for both players: a VUR, not a
+    // requested bye.
+    let ev = Trf::swiss(2)
+        .players(&["X", "Y"])
+        .game(1, "X", "Y", "--")
+        .game(2, "Y", "X", "1-0")
+        .load();
+    for id in ["1", "2"] {
+        let rb = value(
+            &ev,
+            2024,
+            "[if requested_bye(r) then 1 else 0 for r in rounds]",
+            id,
+        );
+        let vur = value(
+            &ev,
+            2024,
+            "[if voluntarily_unplayed(r) then 1 else 0 for r in rounds]",
+            id,
+        );
+        assert_eq!((show(&rb).as_str(), show(&vur).as_str()), ("0 0", "1 0"));
+    }
+}
+
 /// 16.2.5 also covers a requested bye followed only by VURs before the last
 /// round: X's half-point bye in round 2 is followed by a forfeit loss and a
 /// zero-point bye, both VURs (16.1.2).

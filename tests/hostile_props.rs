@@ -276,7 +276,7 @@ fn expr() -> impl Strategy<Value = String> {
                 .clone()
                 .prop_map(|e| format!("mean(o.score for o in others where {e})")),
             (inner.clone(), 0u32..3).prop_map(|(e, n)| format!(
-                "sum(cut_lowest([r.points for r in rounds by {e} voluntary r.voluntary], {n}))"
+                "sum(cut_lowest([r.points for r in rounds by {e} voluntary r.unplayed], {n}))"
             )),
             inner
                 .clone()

@@ -488,7 +488,7 @@ fn grammar_accepts() {
         "metric a = sum(r.points for r in rounds where r.played)",
         "metric a = count(r in rounds where r.win)",
         "metric a = sum(b.score for r in rounds for b in r.boards)",
-        "metric a = [r.points for r in rounds where r.played by r.opponent.score voluntary r.voluntary]",
+        "metric a = [r.points for r in rounds where r.played by r.opponent.score voluntary r.forfeit_loss]",
         "metric a = sum(cut_lowest([r.points for r in rounds], 1))",
         "metric a = x ?? 0\nparam x = 1",
         "metric a = r in group",

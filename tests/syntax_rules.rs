@@ -142,7 +142,7 @@ const ROWS: &[Row] = &[
     ("where_clause",     "metric m = count(r in rounds where r.played)",    "metric m = count(r in rounds where)",        SYNTAX,                     ")"),
     ("list_comp",        "metric m = [r.points for r in rounds]",           "metric m = [r.points]",                      SYNTAX,                     "]"),
     ("by_clause",        "metric m = [r.points for r in rounds by r.round]", "metric m = [r.points for r in rounds by]",  SYNTAX,                     "]"),
-    ("voluntary_clause", "metric m = [1 for r in rounds voluntary r.voluntary]", "metric m = [1 for r in rounds voluntary]", SYNTAX,            "]"),
+    ("voluntary_clause", "metric m = [1 for r in rounds voluntary r.unplayed]", "metric m = [1 for r in rounds voluntary]", SYNTAX,            "]"),
     ("call_args",        "metric m = r.f(1, b: 2)",                         "metric m = r.f(1 2)",                        SYNTAX,                     "2"),
     ("number",           "metric m = 0.25",                                 "metric m = 123456789012345678901234567890",  "tb::parse::bad_number",    "123456789012345678901234567890"),
     // A bad `size` case is reported at `size`, not at the wrong token.

@@ -206,7 +206,7 @@ pub(super) fn entry_num(f: BuiltinField, en: &crate::model::Entry) -> Option<Num
     })
 }
 
-/// An entry's true-or-false built-in field (`r.played`, `r.voluntary`,
+/// An entry's true-or-false built-in field (`r.played`, `r.half_bye`,
 /// ...); None for the other fields. The one definition of these fields, for
 /// both evaluators.
 pub(super) fn entry_flag(f: BuiltinField, en: &crate::model::Entry) -> Option<bool> {
@@ -234,8 +234,6 @@ pub(super) fn entry_flag_of(f: BuiltinField) -> Option<fn(&crate::model::Entry) 
         F::HalfBye => |en: &Entry| en.status == Status::HalfBye,
         F::ZeroBye => |en: &Entry| en.status == Status::ZeroBye,
         F::Absent => |en: &Entry| en.status == Status::Absent,
-        F::RequestedBye => |en: &Entry| en.status.requested_bye(),
-        F::Voluntary => |en: &Entry| en.status.voluntary(),
         F::Win => |en: &Entry| en.outcome == Outcome::Win,
         F::Draw => |en: &Entry| en.outcome == Outcome::Draw,
         F::Loss => |en: &Entry| en.outcome == Outcome::Loss,

@@ -148,15 +148,6 @@ impl Status {
             Status::PairingBye | Status::FullBye | Status::HalfBye | Status::ZeroBye
         )
     }
-    /// FIDE 16.1.1: a requested bye (half- or zero-point; rounds after a
-    /// withdrawal are zero-point byes).
-    pub fn requested_bye(self) -> bool {
-        matches!(self, Status::HalfBye | Status::ZeroBye | Status::Absent)
-    }
-    /// FIDE 16.1.2: a voluntarily unplayed round (requested bye or forfeit loss).
-    pub fn voluntary(self) -> bool {
-        self.requested_bye() || matches!(self, Status::ForfeitLoss | Status::DoubleForfeit)
-    }
     /// Stable lower-case name, used in output and diagnostics.
     pub fn name(self) -> &'static str {
         match self {

@@ -455,8 +455,6 @@ builtin_fields! {
     HalfBye => "half_bye": "entry: half-point bye",
     ZeroBye => "zero_bye": "entry: zero-point bye",
     Absent => "absent": "entry: not paired and not present (incl. after withdrawal)",
-    RequestedBye => "requested_bye": "entry: FIDE 16.1.1 requested bye (half/zero bye, absent)",
-    Voluntary => "voluntary": "entry: FIDE 16.1.2 voluntarily unplayed round (requested bye or forfeit loss)",
     Win => "win": "entry: won (unplayed: the result matching the awarded points)",
     Draw => "draw": "entry: drawn",
     Loss => "loss": "entry: lost",

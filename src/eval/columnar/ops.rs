@@ -132,11 +132,12 @@ impl Evaluator<'_> {
                 let cb = self.col(b, cx, blk)?;
                 let decided = |t: bool| t != and;
                 let out: Vec<bool> = match &cb {
-                    Col::Bools(bs) => ta
-                        .iter()
-                        .zip(bs.iter())
-                        .map(|(&t, &x)| if decided(t) { !and } else { x })
-                        .collect(),
+                    // Where `a` decided, `t & x` is false and `t | x` true:
+                    // the same values, as one plain pass.
+                    Col::Bools(bs) if and => {
+                        ta.iter().zip(bs.iter()).map(|(&t, &x)| t & x).collect()
+                    }
+                    Col::Bools(bs) => ta.iter().zip(bs.iter()).map(|(&t, &x)| t | x).collect(),
                     Col::Const(Value::Bool(x)) => ta
                         .iter()
                         .map(|&t| if decided(t) { !and } else { *x })
