@@ -19,6 +19,7 @@ mod args;
 mod exprs;
 pub mod inputs;
 pub mod short_codes;
+pub use short_codes::check_list;
 
 use crate::diag::{Diag, Source, Span};
 use crate::model::{Event, Sport, Warning};
@@ -85,62 +86,7 @@ pub fn check(
     check_with(root, None, resolver, overrides)
 }
 
-/// Check a list of short codes (`PTS,BH/C1,SB`, as `tb eval --tiebreaks`
-/// takes it) as the standings of a ruleset that imports `library`, under
-/// `edition` when given (the edition header of the ruleset). Problems in
-/// the list point into `list`.
-pub fn check_list(
-    list: Source,
-    library: &str,
-    edition: Option<&str>,
-    resolver: &dyn Resolve,
-    overrides: &[(String, Num)],
-) -> Result<Ruleset, Diag> {
-    let mut root = String::new();
-    if let Some(e) = edition {
-        root.push_str(&format!("edition {}\n", quote(e)));
-    }
-    root.push_str(&format!("import {}\n", quote(library)));
-    let name = list.name.clone();
-    check_with(
-        Source::new("<tiebreaks>", root),
-        Some(list),
-        resolver,
-        overrides,
-    )
-    .map_err(|d| {
-        // Problems in the list alone read as the list's, not the ruleset's.
-        let in_list = |x: &Diag| x.source.as_ref().is_some_and(|s| s.name == name);
-        if d.related.is_empty() || !d.related.iter().all(in_list) {
-            return d;
-        }
-        let mut all = d.related;
-        if all.len() == 1 {
-            return all.remove(0);
-        }
-        let n = all.len();
-        Diag::many(
-            all[0].code,
-            format!("{n} problems in the tie-break list"),
-            all,
-        )
-    })
-}
-
-/// A string literal of the language for `s`.
-fn quote(s: &str) -> String {
-    let mut q = String::from("\"");
-    for c in s.chars() {
-        if matches!(c, '"' | '\\') {
-            q.push('\\');
-        }
-        q.push(c);
-    }
-    q.push('"');
-    q
-}
-
-fn check_with(
+pub(crate) fn check_with(
     root: Source,
     list: Option<Source>,
     resolver: &dyn Resolve,
@@ -758,31 +704,6 @@ impl Checker {
                 );
             }
         }
-    }
-
-    /// Resolve a step copied from a code (its value, condition, hand-offs
-    /// and direction) and drop it: hand-offs to the code's `own`
-    /// procedures are known by name.
-    fn check_step(&mut self, fid: FileId, s: &ast::Step, own: &[&str]) {
-        let mut sc = Scope::new(fid, Ctx::Step, None);
-        let _ = self.expr(&s.expr, &mut sc);
-        if let Some(w) = &s.when {
-            let mut wc = Scope::new(fid, Ctx::Condition, None);
-            let _ = self.expr(w, &mut wc);
-        }
-        let actions: Vec<&Action> = match &s.then {
-            Some(ast::Handoff::Always(a)) => vec![a],
-            Some(ast::Handoff::BySize(cases, other)) => {
-                cases.iter().map(|(_, a)| a).chain(other.iter()).collect()
-            }
-            None => Vec::new(),
-        };
-        for a in actions {
-            if !matches!(a, Action::Proc(n) if own.contains(&n.name.as_str())) {
-                let _ = self.action(fid, a);
-            }
-        }
-        let _ = self.step_direction(fid, s);
     }
 
     fn handoff(&mut self, fid: FileId, h: &ast::Handoff) -> PHandoff {

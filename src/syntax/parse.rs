@@ -20,6 +20,8 @@ mod grammar {
     pub struct TbParser;
 }
 use super::limits::{chain_too_deep, check_depth, precheck};
+
+mod declarations;
 pub use super::limits::{MAX_EXPR_DEPTH, MAX_FILE_BYTES, MAX_LOOPS, MAX_NESTING, MAX_PREFIX_RUN};
 use grammar::{Rule, TbParser};
 
@@ -333,51 +335,14 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
                 Diag::error(codes::PARSE_SYNTAX, "standings needs a procedure").at(src, sp, "here")
             })?;
             if what.as_rule() == Rule::codes_ref {
-                return Ok(Item::StandingsCodes(codes_ref(what)));
+                return Ok(Item::StandingsCodes(declarations::codes_ref(what)));
             }
             Ok(Item::Standings(ident(what)))
         }
-        Rule::modifier => modifier(p, src),
-        Rule::code => code(p, src),
-        Rule::qualifier => {
-            let mut it = p.into_inner().skip(1);
-            let name = it.next().map(string).unwrap_or_default();
-            let cite_s = it.next().and_then(cite);
-            Ok(Item::Qualifier(name, cite_s, sp))
-        }
-        Rule::code_list => {
-            let mut title = String::new();
-            let mut source = None;
-            let mut cite_s = None;
-            let mut end = None;
-            let mut primary = Vec::new();
-            let mut newer = None;
-            for c in p.into_inner() {
-                match c.as_rule() {
-                    Rule::kw_codes => {}
-                    Rule::list_source => source = c.into_inner().nth(1).map(string),
-                    Rule::list_primary => primary = c.into_inner().skip(1).map(quoted).collect(),
-                    Rule::list_newer => newer = c.into_inner().nth(1).and_then(cite),
-                    Rule::string => title = string(c),
-                    Rule::cite => cite_s = cite(c),
-                    Rule::end_clause => end = Some(end_clause(c)),
-                    _ => return Err(bad(&c, src, "token in a `codes` line")),
-                }
-            }
-            let end = end.ok_or_else(|| {
-                Diag::error(codes::PARSE_SYNTAX, "`codes` needs `otherwise ...`")
-                    .at(src, sp, "here")
-            })?;
-            Ok(Item::CodeList(CodeListDecl {
-                title,
-                source,
-                primary,
-                newer,
-                cite: cite_s,
-                end,
-                span: sp,
-            }))
-        }
+        Rule::modifier => declarations::modifier(p, src),
+        Rule::code => declarations::code(p, src),
+        Rule::qualifier => Ok(declarations::qualifier(p, sp)),
+        Rule::code_list => declarations::code_list(p, src, sp),
         Rule::reads => {
             let doc = doc_before(src, sp.start);
             let mut kind = DataKind::Round;
@@ -451,7 +416,7 @@ fn procedure(p: Pair<Rule>, src: &Source) -> Result<ProcDef, Diag> {
             Rule::cite => cite_s = cite(c),
             Rule::default_then => default_then = c.into_inner().nth(1).map(|h| handoff(h)),
             Rule::step => steps.push(step(c, src)?),
-            Rule::codes_ref => codes_at.push((steps.len(), codes_ref(c))),
+            Rule::codes_ref => codes_at.push((steps.len(), declarations::codes_ref(c))),
             Rule::remaining => remaining = Some((steps.len(), span_of(&c))),
             Rule::end_clause => end = Some(end_clause(c)),
             _ => return Err(bad(&c, src, "token in a procedure")),
@@ -471,173 +436,6 @@ fn procedure(p: Pair<Rule>, src: &Source) -> Result<ProcDef, Diag> {
         doc,
         span: sp,
     })
-}
-
-/// `with a = 1, b = true`.
-fn bindings(p: Pair<Rule>, src: &Source) -> Result<Vec<(Ident, Expr)>, Diag> {
-    let mut out = Vec::new();
-    for b in p.into_inner().filter(|b| b.as_rule() == Rule::binding) {
-        let mut it = b.into_inner();
-        if let (Some(n), Some(e)) = (it.next(), it.next()) {
-            out.push((ident(n), expr(e, src)?));
-        }
-    }
-    Ok(out)
-}
-
-/// A quoted name (`"BH"`), with the span of its text inside the quotes.
-fn quoted(s: Pair<Rule>) -> Ident {
-    let at = span_of(&s);
-    Ident {
-        name: string(s),
-        span: Span::new(at.start + 1, at.end.saturating_sub(1)),
-    }
-}
-
-/// `codes "..."`: the list, with the span of its text inside the quotes.
-fn codes_ref(p: Pair<Rule>) -> CodesRef {
-    let s = p.into_inner().nth(1);
-    let (list, span) = match s {
-        Some(s) => {
-            let at = span_of(&s);
-            (string(s), Span::new(at.start + 1, at.end.saturating_sub(1)))
-        }
-        None => (String::new(), Span::new(0, 0)),
-    };
-    CodesRef { list, span }
-}
-
-/// `modifier "C" whole cut where ... default ... excludes "M" cite "..."`.
-fn modifier(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
-    let sp = span_of(&p);
-    let doc = doc_before(src, sp.start);
-    let mut letter = String::new();
-    let mut form = None;
-    let mut name = None;
-    let mut value = None;
-    let mut guard = None;
-    let mut default = None;
-    let mut excludes = None;
-    let mut cite_s = None;
-    for c in p.into_inner() {
-        match c.as_rule() {
-            Rule::kw_modifier => {}
-            Rule::string => letter = string(c),
-            Rule::mod_form => {
-                let words: Vec<Rule> = c.into_inner().map(|w| w.as_rule()).collect();
-                let signed = words.contains(&Rule::kw_signed);
-                let decimal = words.contains(&Rule::kw_decimal);
-                form = Some(match (signed, decimal) {
-                    (false, false) => ArgForm::Whole,
-                    (true, false) => ArgForm::SignedWhole,
-                    (false, true) => ArgForm::Decimal,
-                    (true, true) => ArgForm::SignedDecimal,
-                });
-            }
-            Rule::ident => name = Some(ident(c)),
-            Rule::expr => value = Some(expr(c, src)?),
-            Rule::mod_where => guard = c.into_inner().nth(1).map(|x| expr(x, src)).transpose()?,
-            Rule::mod_default => {
-                default = c.into_inner().nth(1).map(|x| expr(x, src)).transpose()?
-            }
-            Rule::mod_excludes => excludes = c.into_inner().nth(1).map(string),
-            Rule::cite => cite_s = cite(c),
-            _ => return Err(bad(&c, src, "token in a `modifier` line")),
-        }
-    }
-    let name = name.ok_or_else(|| {
-        Diag::error(codes::PARSE_SYNTAX, "`modifier` needs the name it sets").at(src, sp, "here")
-    })?;
-    Ok(Item::Modifier(ModifierDecl {
-        letter,
-        form,
-        name,
-        value,
-        guard,
-        default,
-        excludes,
-        cite: cite_s,
-        doc,
-        span: sp,
-    }))
-}
-
-/// `code "BH" takes "C" since 2026 primary cite "..." { ... }` or `... means "X" with a = 1`.
-fn code(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
-    let sp = span_of(&p);
-    let doc = doc_before(src, sp.start);
-    let mut name = None;
-    let mut takes = Vec::new();
-    let mut since = None;
-    let mut with = Vec::new();
-    let mut cite_s = None;
-    let mut body = None;
-    for c in p.into_inner() {
-        match c.as_rule() {
-            Rule::kw_code => {}
-            Rule::string => name = Some(quoted(c)),
-            Rule::code_takes => takes = c.into_inner().skip(1).map(quoted).collect(),
-            Rule::code_since => {
-                let at = span_of(&c);
-                let y = c.into_inner().nth(1).map(|y| y.as_str().parse::<u32>());
-                match y {
-                    Some(Ok(y)) => since = Some(y),
-                    _ => {
-                        return Err(Diag::error(
-                            codes::PARSE_SYNTAX,
-                            "an edition is a year, such as 2026",
-                        )
-                        .at(src, at, "here"))
-                    }
-                }
-            }
-            Rule::cite => cite_s = cite(c),
-            Rule::code_body => {
-                let mut steps = Vec::new();
-                let mut procs = Vec::new();
-                for b in c.into_inner() {
-                    match b.as_rule() {
-                        Rule::step => steps.push(step(b, src)?),
-                        Rule::procedure => procs.push(procedure(b, src)?),
-                        _ => return Err(bad(&b, src, "token in a code")),
-                    }
-                }
-                body = Some(CodeBody::Steps(steps, procs));
-            }
-            Rule::code_with => with = bindings(c, src)?,
-            Rule::code_means => {
-                let mut target = None;
-                let mut with = Vec::new();
-                for m in c.into_inner() {
-                    match m.as_rule() {
-                        Rule::string => target = Some(quoted(m)),
-                        Rule::code_with => with = bindings(m, src)?,
-                        _ => {}
-                    }
-                }
-                let target = target.ok_or_else(|| {
-                    Diag::error(codes::PARSE_SYNTAX, "`means` needs a code").at(src, sp, "here")
-                })?;
-                body = Some(CodeBody::Means(target, with));
-            }
-            _ => return Err(bad(&c, src, "token in a `code` declaration")),
-        }
-    }
-    let (Some(name), Some(body)) = (name, body) else {
-        return Err(
-            Diag::error(codes::PARSE_SYNTAX, "`code` needs a name and a body").at(src, sp, "here"),
-        );
-    };
-    Ok(Item::Code(CodeDecl {
-        name,
-        takes,
-        since,
-        with,
-        cite: cite_s,
-        body,
-        doc,
-        span: sp,
-    }))
 }
 
 fn cite(p: Pair<Rule>) -> Option<String> {
