@@ -302,6 +302,31 @@ fn parse_params(raw: &[String]) -> Result<Vec<(String, Num)>, Diag> {
         .collect()
 }
 
+/// `--library NAME`: a file (`.tb` may be left out) or a shipped library.
+fn library_exists(name: &str) -> Result<(), Diag> {
+    let mut p = std::path::PathBuf::from(name);
+    if p.extension().is_none() {
+        p.set_extension("tb");
+    }
+    if p.is_file() || tb::shipped::get(name).is_some() {
+        return Ok(());
+    }
+    let known = tb::shipped::code_libraries();
+    let near = known
+        .iter()
+        .min_by_key(|k| (tb::text::edit_distance(name, k), **k))
+        .filter(|k| tb::text::edit_distance(name, k) <= 3)
+        .map_or(String::new(), |k| format!("did you mean `{k}`? "));
+    Err(Diag::error(
+        codes::CLI_USAGE,
+        format!("--library {name}: no such file, and no shipped library of that name"),
+    )
+    .with_help(format!(
+        "{near}the shipped libraries with codes are: {}; or give the path of a .tb file",
+        known.join(", ")
+    )))
+}
+
 fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag> {
     let overrides = parse_params(params)?;
     let root = cli::files::load_root(name)?;
@@ -474,7 +499,10 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
             // The codes of FIDE's regulations unless the user names a library.
             let team = event.kind == tb::model::Kind::Team;
             let library = match &a.library {
-                Some(l) => l.clone(),
+                Some(l) => {
+                    library_exists(l)?;
+                    l.clone()
+                }
                 None if team => "fide/team-codes".to_string(),
                 None => "fide/codes".to_string(),
             };

@@ -35,6 +35,27 @@ impl Resolve for Shipped {
     }
 }
 
+/// Shipped files whose name ends in `/{leaf}` (`lib` → `fide/lib`,
+/// `us-chess/lib`, ...): what a relative import copied out of `rulesets/`
+/// most likely meant.
+pub fn ending_in(leaf: &str) -> Vec<&'static str> {
+    SHIPPED
+        .iter()
+        .map(|(name, _)| *name)
+        .filter(|name| name.rsplit('/').next() == Some(leaf) && name.contains('/'))
+        .collect()
+}
+
+/// Names of the shipped libraries that declare how a list of codes ranks
+/// (a `codes "..."` line): what `--library` may name.
+pub fn code_libraries() -> Vec<&'static str> {
+    SHIPPED
+        .iter()
+        .filter(|(_, text)| text.lines().any(|l| l.starts_with("codes \"")))
+        .map(|(name, _)| *name)
+        .collect()
+}
+
 /// Names of shipped rulesets that rank an event (libraries excluded), with
 /// the `title` and `source` lines of each.
 pub fn list() -> Vec<(&'static str, String, String)> {

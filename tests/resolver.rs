@@ -61,3 +61,32 @@ fn the_shipped_resolver_reads_no_files() {
     assert!(rs.files.iter().any(|f| f.name == "fide/lib"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A shipped ruleset copied to a folder of one's own imports its library
+/// by the old relative name (`import "lib"`): the error names the shipped
+/// library meant, the federation the file names itself first.
+#[test]
+fn a_copied_ruleset_is_told_which_shipped_library_it_meant() {
+    let dir = std::env::temp_dir().join(format!("tb-copied-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("swiss.tb");
+    std::fs::write(&path, tb::shipped::get("fide/swiss").expect("shipped")).unwrap();
+    let src = crate::files::read_file(&path).expect("reads");
+    let d =
+        tb::check::check(src, &crate::files::DiskResolver, &[]).expect_err("no lib.tb beside it");
+    let plain = d.plain();
+    assert!(plain.contains("tb::check::unknown_import"), "{plain}");
+    assert!(
+        plain.contains("write e.g. `import \"fide/lib\"`"),
+        "{plain}"
+    );
+    // Written as the shipped name, it checks from anywhere.
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("import \"lib\"", "import \"fide/lib\"");
+    std::fs::write(&path, text).unwrap();
+    let src = crate::files::read_file(&path).expect("reads");
+    tb::check::check(src, &crate::files::DiskResolver, &[])
+        .unwrap_or_else(|d| panic!("{}", d.plain()));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -224,6 +224,11 @@ fn a_club_declares_its_own_codes() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("the codes are: PTS W OPP O"), "{err}");
+    // A misspelt shipped library gets the nearest.
+    let o = tb(&["eval", "--library", "fide/code", "--tiebreaks", "PTS", data]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("did you mean `fide/codes`?"), "{err}");
     // --library belongs with a list, not a ruleset.
     let o = tb(&["eval", "fide/swiss", "--library", lib, data]);
     assert_eq!(

@@ -42,7 +42,25 @@ impl Resolve for DiskResolver {
             return read_file(&p);
         }
         tb::shipped::source(name).ok_or_else(|| {
-            format!("no shipped ruleset and no file named `{name}` next to the importing file")
+            // A ruleset copied out of `rulesets/` imports its library by a
+            // name relative to its old folder: name the shipped ones.
+            let leaf = name.trim_end_matches(".tb");
+            let mut found = tb::shipped::ending_in(leaf);
+            // The federation the file names itself (its title says "FIDE") first.
+            let text = from.text.to_ascii_lowercase();
+            found.sort_by_key(|n| {
+                let folder = n.split('/').next().unwrap_or("");
+                (!text.contains(&folder.replace('-', " ")) && !text.contains(folder), *n)
+            });
+            match found.as_slice() {
+                [] => format!("no shipped ruleset and no file named `{name}` next to the importing file"),
+                [one] => format!("no file named `{name}` next to the importing file: did you mean the shipped `import \"{one}\"`?"),
+                many => format!(
+                    "no file named `{name}` next to the importing file; shipped libraries of that name: {} (write e.g. `import \"{}\"`)",
+                    many.join(", "),
+                    many[0]
+                ),
+            }
         })
     }
 }
