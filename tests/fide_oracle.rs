@@ -18,7 +18,7 @@
 //!   the same way before comparing;
 //! - DE: gacrux prints a place in the group tied when DE is reached (0 when
 //!   DE separates nobody); tb prints the same with `--tiebreaks`
-//!   (descriptors::direct_encounter_places);
+//!   (rank::places::apply, the steps written `places`);
 //! - the final rank after the whole list, too.
 //!
 //! Cases where tb departs from gacrux on purpose are listed in

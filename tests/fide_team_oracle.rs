@@ -10,7 +10,7 @@
 //!   `PTS,EDEBT,EGMSB/M1,SB:GP,PTS:GP,EDEBB`, both editions.
 //!
 //! Group-relative codes (EDE*, TBR, BBE) are printed as places in the tied
-//! group (`descriptors::direct_encounter_places`); SSSC and AOB are rounded
+//! group (`rank::places::apply`, the steps written `places`); SSSC and AOB are rounded
 //! by gacrux to 2 decimals (13.4 and 8.2 do not round), so tb's exact value
 //! is rounded the same way before comparing. Ranks are compared too.
 

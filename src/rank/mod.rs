@@ -65,10 +65,9 @@ pub struct Column {
     pub dir: Direction,
     /// Written `reversed`: against its definition's declared direction.
     pub reversed: bool,
-    /// Printed as FIDE prints Direct Encounter and the team codes EDE, TBR,
-    /// BBE: a place in the group tied when the step was reached, after every
-    /// re-application (0: not separated there), set by
-    /// `descriptors::direct_encounter_places`. Otherwise a group-relative
+    /// Written `places` (FIDE prints Direct Encounter so): a place in the
+    /// group tied when the step was reached, after every re-application (0:
+    /// not separated there), set by [`places::apply`]. Otherwise a group-relative
     /// column shows the value of the participant's last application (the
     /// smallest tied group it was computed in), as `explain` shows it last.
     pub places: bool,
