@@ -173,7 +173,12 @@ enum Cmd {
         rules: RulesArgs,
     },
     /// List the shipped rulesets and the documents they implement.
-    List,
+    List {
+        /// Also the libraries rulesets import, with how many metrics and
+        /// short codes each defines.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -649,6 +654,12 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                         );
                         if verbose {
                             out!("{}", tb::render::procedures(&rs));
+                            if !rs.codes.is_empty() {
+                                outln!("Short codes (`--tiebreaks`, `codes \"...\"`):");
+                                for (code, doc) in &rs.codes {
+                                    outln!("  {code:<8} {doc}");
+                                }
+                            }
                         }
                     }
                     Err(d) => failed = Some(d),
@@ -697,11 +708,30 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 ExitCode::from(EXIT_VERIFY)
             })
         }
-        Cmd::List => {
+        Cmd::List { all } => {
             for (name, title, source) in tb::shipped::list() {
                 outln!("{name:<24} {title}");
                 if !source.is_empty() {
                     outln!("{:<24} source: {source}", "");
+                }
+            }
+            if all {
+                outln!("");
+                outln!("Libraries (`import \"NAME\"` from any file; `tb check NAME --verbose` shows their definitions):");
+                for name in tb::shipped::libraries() {
+                    let Some(src) = tb::shipped::source(name) else {
+                        continue;
+                    };
+                    let rs = tb::check::check(src, &tb::shipped::Shipped, &[])?;
+                    let codes = match rs.codes.len() {
+                        0 => String::new(),
+                        n => format!(", {n} codes"),
+                    };
+                    outln!(
+                        "{name:<24} {} ({} metrics{codes})",
+                        rs.title.as_deref().unwrap_or(""),
+                        rs.metrics.len()
+                    );
                 }
             }
             Ok(ExitCode::SUCCESS)

@@ -56,6 +56,20 @@ pub fn code_libraries() -> Vec<&'static str> {
         .collect()
 }
 
+/// Names of the shipped libraries (files without `standings`), in order.
+pub fn libraries() -> Vec<&'static str> {
+    SHIPPED
+        .iter()
+        .filter(|(name, text)| {
+            name.contains('/')
+                && !text
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("standings "))
+        })
+        .map(|(name, _)| *name)
+        .collect()
+}
+
 /// Names of shipped rulesets that rank an event (libraries excluded), with
 /// the `title` and `source` lines of each.
 pub fn list() -> Vec<(&'static str, String, String)> {

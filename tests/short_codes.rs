@@ -297,3 +297,20 @@ fn declarations_that_cannot_work_are_errors() {
     assert!(plain.contains("lib.tb:1:"), "{plain}");
     assert!(plain.contains("no_such_metric"), "{plain}");
 }
+
+/// `tb list --all` names the libraries with their counts; `tb check
+/// LIBRARY --verbose` lists a library's codes with their documentation.
+#[test]
+fn the_cli_shows_which_codes_a_library_declares() {
+    let o = tb(&["list", "--all"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("fide/codes "))
+        .expect("fide/codes listed");
+    assert!(line.contains(" codes)"), "{line}");
+    let o = tb(&["check", "fide/codes", "--verbose"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("  BH       Buchholz (Art. 8.1)"), "{out}");
+}
