@@ -30,6 +30,7 @@ mod cli_diagnostics;
 mod columnar;
 mod data_reads;
 mod direction;
+mod editor_grammar;
 mod error_catalogue;
 mod fide_cli;
 mod fide_oracle;
