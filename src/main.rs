@@ -307,6 +307,46 @@ fn parse_params(raw: &[String]) -> Result<Vec<(String, Num)>, Diag> {
         .collect()
 }
 
+/// The shipped library whose codes a list uses when `--library` is not
+/// given: the one that declares codes for the event's sport (its `sport`
+/// line), for a team event the one whose name says `team`, for an
+/// individual event one whose name does not. None found, or several: an
+/// error that names them.
+fn default_library(event: &tb::model::Event) -> Result<String, Diag> {
+    let sport = match event.sport {
+        tb::model::Sport::Chess => "chess",
+        tb::model::Sport::Cards => "cards",
+        tb::model::Sport::Bridge => "bridge",
+        tb::model::Sport::Other => "other",
+    };
+    let team = event.kind == tb::model::Kind::Team;
+    let line = format!("sport \"{sport}\"");
+    let fits: Vec<&str> = tb::shipped::code_libraries()
+        .into_iter()
+        .filter(|n| tb::shipped::get(n).is_some_and(|t| t.lines().any(|l| l.trim() == line)))
+        .filter(|n| n.contains("team") == team)
+        .collect();
+    match fits.as_slice() {
+        [one] => Ok(one.to_string()),
+        _ => {
+            let all = tb::shipped::code_libraries().join(", ");
+            let why = if fits.is_empty() {
+                format!("no shipped library declares codes for {sport}")
+            } else {
+                format!(
+                    "several shipped libraries declare codes for {sport}: {}",
+                    fits.join(", ")
+                )
+            };
+            Err(
+                Diag::error(codes::CLI_USAGE, format!("--tiebreaks: {why}")).with_help(format!(
+                    "name the library with --library (shipped: {all}; or the path of a .tb file)"
+                )),
+            )
+        }
+    }
+}
+
 /// `--library NAME`: a file (`.tb` may be left out) or a shipped library.
 fn library_exists(name: &str) -> Result<(), Diag> {
     let mut p = std::path::PathBuf::from(name);
@@ -501,15 +541,12 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
                     .with_help("give a ruleset (`tb list`), --tiebreaks \"PTS,BH/C1,BH,SB\", or a TRF-26 file with its tie-breaks in records 202/212"))
                 }
             };
-            // The codes of FIDE's regulations unless the user names a library.
-            let team = event.kind == tb::model::Kind::Team;
             let library = match &a.library {
                 Some(l) => {
                     library_exists(l)?;
                     l.clone()
                 }
-                None if team => "fide/team-codes".to_string(),
-                None => "fide/codes".to_string(),
+                None => default_library(&event)?,
             };
             let rs =
                 tb::check::check_list(src, &library, None, &cli::files::DiskResolver, &overrides)?;

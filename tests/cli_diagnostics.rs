@@ -527,12 +527,24 @@ fn ruleset_sport() {
     );
     let (code, out, _) = plain(&["eval", "fide/swiss", &ex("bridge-pairs.toml"), "--strict"]);
     assert_eq!((code, out.as_str()), (3, ""));
-    // Descriptors are FIDE's, for chess; a card event is another sport.
-    let (_, _, err) = plain(&["eval", "--tiebreaks", "BH,SB", &ex("cards-swiss.toml")]);
+    // FIDE's codes are for chess; a card event is another sport.
+    let cards = ex("cards-swiss.toml");
+    let (_, _, err) = plain(&[
+        "eval",
+        "--library",
+        "fide/codes",
+        "--tiebreaks",
+        "BH,SB",
+        &cards,
+    ]);
     assert!(
         err.starts_with("warning[tb::check::sport_mismatch]: FIDE tie-breaks BH,SB is for chess"),
         "{err}"
     );
+    // Without --library, a card event's list is never read as FIDE's codes.
+    let (code, _, err) = plain(&["eval", "--tiebreaks", "BH,SB", &cards]);
+    assert_ne!(code, 0, "{err}");
+    assert!(!err.contains("FIDE"), "{err}");
     // A CSV's sport is the format's default unless `# sport:` says it.
     let (code, _, err) = plain(&["eval", "fide/swiss", "nosport.csv"]);
     assert!(!err.contains("sport_mismatch"), "{code} {err}");
