@@ -40,9 +40,15 @@ fn rows(st: &Standings) -> Vec<String> {
         .map(|r| {
             let decided = r.decided_by.as_ref().map(|d| {
                 let col = st.columns.iter().position(|c| c.label == d.criterion);
-                (col.map_or(d.criterion.clone(), |c| format!("column {c}")), d.cite.clone())
+                (
+                    col.map_or(d.criterion.clone(), |c| format!("column {c}")),
+                    d.cite.clone(),
+                )
             });
-            format!("{} {} {:?} {:?} {:?}", r.pid, r.rank, r.values, decided, r.unresolved)
+            format!(
+                "{} {} {:?} {:?} {:?}",
+                r.pid, r.rank, r.values, decided, r.unresolved
+            )
         })
         .collect()
 }
@@ -55,7 +61,12 @@ fn same_standings(what: &str, ev: &Event, by_codes: &Ruleset, by_hand: &Ruleset)
     let cols = |st: &Standings| -> Vec<String> {
         st.columns
             .iter()
-            .map(|c| format!("{:?} {:?} {:?} {}", c.cite, c.decimals, c.dir, c.group_relative))
+            .map(|c| {
+                format!(
+                    "{:?} {:?} {:?} {}",
+                    c.cite, c.decimals, c.dir, c.group_relative
+                )
+            })
             .collect()
     };
     assert_eq!(cols(&a), cols(&b), "{what}");
@@ -80,7 +91,11 @@ fn us_chess_codes_rank_as_the_shipped_rulesets() {
     let round_robin = shipped("us-chess/round-robin");
     for path in CHESS {
         let ev = load(path);
-        for codes in ["MM,CUM,SOLK,OPPCUM", "PTS,MM,CUM,SOLK,OPPCUM", "pts,mm,cum,solk,oppcum"] {
+        for codes in [
+            "MM,CUM,SOLK,OPPCUM",
+            "PTS,MM,CUM,SOLK,OPPCUM",
+            "pts,mm,cum,solk,oppcum",
+        ] {
             let what = format!("{codes} on {path}");
             same_standings(&what, &ev, &listed(codes, "us-chess/lib"), &swiss);
         }
@@ -128,13 +143,22 @@ fn each_code_ranks_its_way_and_r_reverses_it() {
         ] {
             let rs = listed(&items, library);
             let main = &rs.procs[rs.standings.expect("standings")];
-            for step in main.steps.iter().filter(|s| s.label.ends_with("/R") || want == Direction::Desc) {
+            for step in main
+                .steps
+                .iter()
+                .filter(|s| s.label.ends_with("/R") || want == Direction::Desc)
+            {
                 assert_eq!(step.dir, want, "{library} {}", step.label);
             }
         }
         for code in fixed.split(',') {
             let d = list(&format!("{code}/R"), library).expect_err("no /R");
-            assert_eq!(d.code, "tb::descriptors::invalid_combination", "{}", d.plain());
+            assert_eq!(
+                d.code,
+                "tb::descriptors::invalid_combination",
+                "{}",
+                d.plain()
+            );
         }
     }
 }
@@ -143,14 +167,27 @@ fn each_code_ranks_its_way_and_r_reverses_it() {
 #[test]
 fn a_misspelt_code_gets_a_did_you_mean() {
     for (library, typo, meant, all) in [
-        ("us-chess/lib", "SOLKF", "SOLK", "PTS MM SOLK CUM OPPCUM SB H2H"),
-        ("us-chess/lib", "OPCUM", "OPPCUM", "PTS MM SOLK CUM OPPCUM SB H2H"),
+        (
+            "us-chess/lib",
+            "SOLKF",
+            "SOLK",
+            "PTS MM SOLK CUM OPPCUM SB H2H",
+        ),
+        (
+            "us-chess/lib",
+            "OPCUM",
+            "OPPCUM",
+            "PTS MM SOLK CUM OPPCUM SB H2H",
+        ),
         ("cards/lib", "OMW", "OMW%", "MP MW% OMW% GW% OGW%"),
     ] {
         let d = list(typo, library).expect_err("unknown code");
         assert_eq!(d.code, "tb::descriptors::unknown_code");
         let plain = d.plain();
-        assert!(plain.contains(&format!("did you mean `{meant}`?")), "{plain}");
+        assert!(
+            plain.contains(&format!("did you mean `{meant}`?")),
+            "{plain}"
+        );
         assert!(plain.contains(&format!("the codes are: {all}")), "{plain}");
     }
 }
@@ -205,7 +242,14 @@ fn the_cli_ranks_by_each_librarys_codes() {
         ),
     ] {
         let (got_header, got) = csv(&[
-            "eval", "--library", library, "--tiebreaks", codes, data, "--format", "csv",
+            "eval",
+            "--library",
+            library,
+            "--tiebreaks",
+            codes,
+            data,
+            "--format",
+            "csv",
         ]);
         let (_, want) = csv(&["eval", ruleset, data, "--format", "csv"]);
         assert_eq!(got_header, header);
@@ -226,7 +270,10 @@ fn the_cli_ranks_by_each_librarys_codes() {
         out.contains("Note: the list has no PTS: participants are ranked on score first"),
         "{out}"
     );
-    assert!(out.contains("US Chess tie-breaks MM,SOLK,CUM,OPPCUM"), "{out}");
+    assert!(
+        out.contains("US Chess tie-breaks MM,SOLK,CUM,OPPCUM"),
+        "{out}"
+    );
 }
 
 // ------------------------------------------------------------------ README
@@ -268,11 +315,17 @@ fn readme_club_codes_run_as_shown() {
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for line in shown.lines().filter(|l| !l.starts_with("...")) {
-        assert!(out.contains(line), "README line not in output: {line:?}\n{out}");
+        assert!(
+            out.contains(line),
+            "README line not in output: {line:?}\n{out}"
+        );
     }
     let by_ruleset = tb(&["eval", club, data, "--seed", "7"]);
     let table = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
-    assert_eq!(table(&String::from_utf8_lossy(&by_ruleset.stdout)), table(&out));
+    assert_eq!(
+        table(&String::from_utf8_lossy(&by_ruleset.stdout)),
+        table(&out)
+    );
     for (list, says) in [
         ("OPP/C4", "`/C4` is outside what `/C` accepts"),
         ("WIN/C1", "WIN does not take `/C1`"),
