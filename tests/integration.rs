@@ -55,6 +55,7 @@ mod resolver;
 mod seed_001_cards;
 mod seed_002_us_chess;
 mod short_codes;
+mod short_codes_federations;
 mod slips;
 mod stage_fixtures;
 mod syntax_rules;
