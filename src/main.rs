@@ -321,11 +321,23 @@ fn default_library(event: &tb::model::Event) -> Result<String, Diag> {
     };
     let team = event.kind == tb::model::Kind::Team;
     let line = format!("sport \"{sport}\"");
-    let fits: Vec<&str> = tb::shipped::code_libraries()
+    let mut fits: Vec<&str> = tb::shipped::code_libraries()
         .into_iter()
         .filter(|n| tb::shipped::get(n).is_some_and(|t| t.lines().any(|l| l.trim() == line)))
         .filter(|n| n.contains("team") == team)
         .collect();
+    // Several for one sport: the one whose `codes` line says `default`.
+    let marked = |n: &&str| {
+        tb::shipped::get(n).is_some_and(|t| {
+            t.lines()
+                .filter_map(|l| l.strip_prefix("codes \""))
+                .filter_map(|l| l.split_once('"'))
+                .any(|(_, rest)| rest.trim_start().starts_with("default"))
+        })
+    };
+    if fits.len() > 1 && fits.iter().filter(|n| marked(n)).count() == 1 {
+        fits.retain(marked);
+    }
     match fits.as_slice() {
         [one] => Ok(one.to_string()),
         _ => {

@@ -134,6 +134,7 @@ const ROWS: &[Row] = &[
     ("binding",          "code \"EDEC\" means \"EDE\" with by_count = true", "code \"EDEC\" means \"EDE\" with = true",   SYNTAX,                     "="),
     ("qualifier",        "qualifier \"MP\" cite \"Art. 13\"",               "qualifier MP",                               SYNTAX,                     "M"),
     ("code_list",        "codes \"Tie-breaks\" otherwise lots",             "codes \"Tie-breaks\"",                       SYNTAX,                     ""),
+    ("list_default",     "codes \"T\" default otherwise lots",             "codes \"T\" default default otherwise lots", SYNTAX,                   "d"),
     ("list_source",      "codes \"T\" source \"Rules\" otherwise shared",   "codes \"T\" source otherwise shared",        SYNTAX,                     "o"),
     ("list_primary",     "codes \"T\" primary \"PTS\", \"MP\" otherwise lots", "codes \"T\" primary PTS otherwise lots",  SYNTAX,                     "P"),
     ("list_newer",       "codes \"T\" newer cite \"4.1\" otherwise lots",   "codes \"T\" newer \"4.1\" otherwise lots",   SYNTAX,                     "\""),

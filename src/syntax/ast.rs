@@ -157,6 +157,8 @@ pub struct CodeListDecl {
     pub primary: Vec<Ident>,
     /// `newer cite "..."`: the rule a code of a later edition ranks under.
     pub newer: Option<String>,
+    /// `default`: the list `--tiebreaks` uses for its sport without `--library`.
+    pub default: bool,
     /// The citation of the list's procedure.
     pub cite: Option<String>,
     /// How a tie the whole list leaves ends.

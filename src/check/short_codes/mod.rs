@@ -469,7 +469,7 @@ impl Checker {
                 codes::CHECK_CODES,
                 "a list of codes as the standings needs a `codes` declaration".into(),
                 "no `codes ... otherwise ...` line is loaded",
-                "import the library that declares the codes (e.g. `import \"fide/codes\"`), or write a procedure whose steps include `codes \"...\"`",
+                "use a library that declares codes (`tb list --all` shows them, with how many codes each has), or write a procedure whose steps include `codes \"...\"`",
             );
             return;
         };
@@ -530,6 +530,14 @@ impl Checker {
                 s.extend(steps);
                 steps = s;
             }
+        }
+        let sourced = self.asts[0]
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Header(ast::HeaderKind::Source, ..)));
+        if let (false, Some(s)) = (sourced, &decl.source) {
+            let header = Item::Header(ast::HeaderKind::Source, s.clone(), list.span);
+            self.asts[0].items.push(header);
         }
         let text: Vec<&str> = ds.iter().map(|x| x.text.as_str()).collect();
         let titled = self.asts[0]

@@ -24,11 +24,13 @@ pub(super) fn code_list(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, D
     let mut end = None;
     let mut primary = Vec::new();
     let mut newer = None;
+    let mut default = false;
     for c in p.into_inner() {
         match c.as_rule() {
             Rule::kw_codes => {}
             Rule::list_source => source = c.into_inner().nth(1).map(string),
             Rule::list_primary => primary = c.into_inner().skip(1).map(quoted).collect(),
+            Rule::list_default => default = true,
             Rule::list_newer => newer = c.into_inner().nth(1).and_then(cite),
             Rule::string => title = string(c),
             Rule::cite => cite_s = cite(c),
@@ -44,6 +46,7 @@ pub(super) fn code_list(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, D
         source,
         primary,
         newer,
+        default,
         cite: cite_s,
         end,
         span: sp,
