@@ -76,8 +76,9 @@ struct RulesArgs {
     #[arg(long, value_name = "LIST")]
     tiebreaks: Option<String>,
     /// The library whose codes --tiebreaks (or a TRF-26 file's records
-    /// 202/212) uses: a shipped library or a .tb file. Default: fide/codes,
-    /// or fide/team-codes for a team event.
+    /// 202/212) uses: a shipped library (`tb list --all`) or a .tb file.
+    /// Default: the shipped one for the event's sport (chess: fide/codes,
+    /// fide/team-codes for a team event; cards: cards/lib).
     #[arg(long, value_name = "LIBRARY")]
     library: Option<String>,
     /// The edition of the regulations, among those the ruleset declares
