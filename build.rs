@@ -1,5 +1,6 @@
-//! Embeds every `.tb` file under `rulesets/` in the binary, so shipped
-//! rulesets work from any directory.
+//! Embeds every file under `rulesets/` in the binary, so shipped rulesets
+//! work from any directory: each `.tb` file named without its extension
+//! (`fide/lib`), a data file (a table's rows) with it (`fide/rating-difference.txt`).
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -12,8 +13,16 @@ fn walk(dir: &Path, base: &Path, out: &mut Vec<(String, String)>) {
     for p in entries {
         if p.is_dir() {
             walk(&p, base, out);
-        } else if p.extension().is_some_and(|e| e == "tb") {
-            let rel = p.strip_prefix(base).unwrap_or(&p).with_extension("");
+        } else if !p
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        {
+            let rel = p.strip_prefix(base).unwrap_or(&p);
+            let rel = if p.extension().is_some_and(|e| e == "tb") {
+                rel.with_extension("")
+            } else {
+                rel.to_path_buf()
+            };
             let name = rel.to_string_lossy().replace('\\', "/");
             out.push((
                 name,
@@ -29,7 +38,7 @@ fn main() {
     let mut files = Vec::new();
     walk(&root, &root, &mut files);
     let mut code = String::from(
-        "/// Every shipped ruleset: (name, text).\npub static SHIPPED: &[(&str, &str)] = &[\n",
+        "/// Every shipped ruleset, library and data file: (name, text).\npub static SHIPPED: &[(&str, &str)] = &[\n",
     );
     for (name, path) in &files {
         let _ = writeln!(code, "    ({name:?}, include_str!({path:?})),");

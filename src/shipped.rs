@@ -1,12 +1,14 @@
-//! The rulesets shipped inside the binary (every `.tb` file under `rulesets/`),
-//! and the resolver that finds imports among them.
+//! The rulesets shipped inside the binary (every file under `rulesets/`:
+//! `.tb` files named without the extension, the data files of tables with
+//! it), and the resolver that finds imports and tables among them.
 
 use crate::check::Resolve;
 use crate::diag::Source;
 
 include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
-/// The text of a shipped ruleset or library by name (`cards/swiss`).
+/// The text of a shipped ruleset or library by name (`cards/swiss`), or of
+/// a data file (`fide/rating-difference.txt`).
 pub fn get(name: &str) -> Option<&'static str> {
     let name = name.strip_suffix(".tb").unwrap_or(name);
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)

@@ -57,4 +57,5 @@ mod short_codes;
 mod slips;
 mod stage_fixtures;
 mod syntax_rules;
+mod tables;
 mod undefined;

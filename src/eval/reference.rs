@@ -301,6 +301,10 @@ impl Evaluator<'_> {
                 }
                 self.call(e, *func, vals)?
             }
+            PKind::Table(id, x) => {
+                let v = self.eval(x, env)?;
+                self.lookup(e, *id, &v)?
+            }
             PKind::Agg(agg, g) => self.aggregate(e, *agg, g, env)?,
             PKind::List(g) => self.list(e, g, env)?,
             PKind::If(c, a, b) => match self.truthy(c, env)? {
@@ -363,6 +367,20 @@ impl Evaluator<'_> {
                 "the condition reads a value the data does not give here; decide the case with `defined(x)` or `x ?? default`, citing the rule",
             )
         })
+    }
+
+    /// Table `id` looked up at `v` (`e` is the lookup): the value of its
+    /// last row whose key is at most `v`; undefined below its first key
+    /// (`why` says so) and where `v` is.
+    pub(super) fn lookup(&self, e: &PExpr, id: TableId, v: &Value) -> R<Value> {
+        match v {
+            Value::Num(x) => Ok(match self.rs.tables[id].lookup(*x) {
+                Some(y) => Value::Num(y),
+                None => Value::Undef,
+            }),
+            Value::Undef => Ok(Value::Undef),
+            other => Err(self.type_err(e, "a number", other)),
+        }
     }
 
     /// A prefix operator applied to a value (`x` is the operand's expression).
