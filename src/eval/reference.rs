@@ -214,6 +214,14 @@ impl Evaluator<'_> {
                 "simplify the chain of metric definitions",
             ));
         }
+        // A leaf evaluates nothing below it: read here, without a level of
+        // nesting or a stack probe (a loop reads its variables for every
+        // item, and an `if` over them several times).
+        match &e.kind {
+            PKind::Local(i) => return Ok(env.locals.get(*i).cloned().unwrap_or(Value::Undef)),
+            PKind::Num(n) => return Ok(Value::Num(*n)),
+            _ => {}
+        }
         self.budget.depth += 1;
         // Debug builds take kilobytes of stack per level: grow it on the heap
         // when little is left rather than overflow (a test thread has 2 MB).
@@ -439,14 +447,16 @@ impl Evaluator<'_> {
         y: Value,
     ) -> R<Value> {
         match op {
-            BinOp::Eq | BinOp::Ne if x == Value::Undef || y == Value::Undef => Ok(Value::Undef),
+            BinOp::Eq | BinOp::Ne if matches!(x, Value::Undef) || matches!(y, Value::Undef) => {
+                Ok(Value::Undef)
+            }
             BinOp::Eq => Ok(Value::Bool(values_equal(&x, &y))),
             BinOp::Ne => Ok(Value::Bool(!values_equal(&x, &y))),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                if x == Value::Undef || y == Value::Undef {
-                    return Ok(Value::Undef);
-                }
                 let ord = match (&x, &y) {
+                    // Two numbers, the common case, as `compare_values` orders them.
+                    (Value::Num(m), Value::Num(n)) => m.cmp(n),
+                    (Value::Undef, _) | (_, Value::Undef) => return Ok(Value::Undef),
                     (Value::Num(_) | Value::Inf, Value::Num(_) | Value::Inf) => {
                         compare_values(&x, &y)
                     }
