@@ -3,25 +3,12 @@
 //! the first key with its reason, the diagnostics of a data file, and the
 //! FIDE tables (Handbook B.02, Art. 8.1) the FIDE library declares.
 
-use std::collections::HashMap;
-use tb::check::Resolve;
+use crate::common::{first_step_both_ways, InMemory};
 use tb::diag::{Diag, Source};
 use tb::eval::Value;
 use tb::model::Event;
 use tb::num::Num;
 use tb::plan::Ruleset;
-
-/// Files held in memory; anything else among the shipped files.
-struct InMemory(HashMap<&'static str, &'static str>);
-
-impl Resolve for InMemory {
-    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
-        match self.0.get(name) {
-            Some(text) => Ok(Source::new(name, *text)),
-            None => tb::shipped::Shipped.resolve(name, from),
-        }
-    }
-}
 
 const STEPS: &str = "# a step function\n\n0    10\n1/2  20   # from a half\n2    30\n";
 
@@ -64,32 +51,13 @@ fn values_of(expr: &str) -> (Vec<Value>, Vec<String>) {
     let rs = ruleset(&format!(
         "table steps \"steps.txt\" cite \"Art. 1\"\nreads participant x\nmetric m = {expr}\nprocedure p {{ step m desc }}\nstandings p\n"
     ));
-    let ev = event();
-    let mut out = Vec::new();
-    let mut reasons = Vec::new();
-    for per_participant in [true, false] {
-        let st = tb::rank::rank(
-            &ev,
-            &rs,
-            &tb::rank::Options {
-                per_participant,
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|d| panic!("{expr}: {}", d.plain()));
-        let mut vals = vec![Value::Undef; 4];
-        for row in &st.rows {
-            vals[row.pid] = row.values[0].clone();
-        }
-        out.push(vals);
-        reasons = st
-            .undefined
-            .iter()
-            .filter_map(|u| u.reason.clone())
-            .collect();
-    }
-    assert_eq!(out[0], out[1], "{expr}: the two evaluators disagree");
-    (out.remove(0), reasons)
+    let (vals, st) = first_step_both_ways(&event(), &rs, expr);
+    let reasons = st
+        .undefined
+        .iter()
+        .filter_map(|u| u.reason.clone())
+        .collect();
+    (vals, reasons)
 }
 
 fn n(s: &str) -> Value {
