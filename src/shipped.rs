@@ -7,8 +7,7 @@ use crate::diag::Source;
 
 include!(concat!(env!("OUT_DIR"), "/shipped.rs"));
 
-/// The text of a shipped ruleset or library by name (`cards/swiss`), or of
-/// a data file (`fide/rating-difference.txt`).
+/// The text of a shipped ruleset or library by name (`cards/swiss`).
 pub fn get(name: &str) -> Option<&'static str> {
     let name = name.strip_suffix(".tb").unwrap_or(name);
     SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
@@ -20,20 +19,30 @@ pub fn source(name: &str) -> Option<Source> {
     get(name).map(|text| Source::new(name.to_string(), text))
 }
 
-/// Resolves imports among the shipped rulesets only: a name relative to
-/// the importing file's folder first (`lib` from `fide/swiss`), then the
-/// name as given. Reads no files; text from memory may import shipped
-/// libraries through it.
+/// A shipped data file (a table's rows) as a source, by name with its
+/// extension (`fide/rating-difference.txt`).
+pub fn data(name: &str) -> Option<Source> {
+    SHIPPED_DATA
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| Source::new(n.to_string(), *text))
+}
+
+/// Resolves imports and tables' data files among the shipped files only:
+/// a name relative to the importing file's folder first (`lib` from
+/// `fide/swiss`), then the name as given. Reads no files; text from memory
+/// may import shipped libraries through it.
 pub struct Shipped;
 
 impl Resolve for Shipped {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        let find = |n: &str| source(n).or_else(|| data(n));
         if let Some((dir, _)) = from.name.rsplit_once('/') {
-            if let Some(s) = source(&format!("{dir}/{name}")) {
+            if let Some(s) = find(&format!("{dir}/{name}")) {
                 return Ok(s);
             }
         }
-        source(name).ok_or_else(|| format!("no shipped ruleset or library named `{name}`"))
+        find(name).ok_or_else(|| format!("no shipped ruleset or library named `{name}`"))
     }
 }
 

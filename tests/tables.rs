@@ -194,6 +194,9 @@ fn table<'a>(ts: &'a [tb::plan::Table], name: &str) -> &'a tb::plan::Table {
 /// 0.50; table 8.1(b)'s two columns share their rows and add up to 1.
 #[test]
 fn the_fide_tables_cover_the_regulation() {
+    // Shipped as data, not as a ruleset.
+    assert!(tb::shipped::data("fide/rating-difference.txt").is_some());
+    assert!(tb::shipped::get("fide/rating-difference.txt").is_none());
     let ts = fide_tables();
     let a = table(&ts, "rating_difference");
     assert_eq!(a.data, "fide/rating-difference.txt");

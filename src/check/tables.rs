@@ -47,7 +47,7 @@ impl Checker {
                     fid,
                     t.file_span,
                     codes::CHECK_UNKNOWN_TABLE_FILE,
-                    format!("table `{}`: {msg}", t.name.name),
+                    format!("table `{}`: cannot find `{}` ({msg})", t.name.name, t.file),
                     "cannot find this",
                     "a table's file is found as an import is: relative to the declaring file, or among the shipped files",
                 );
