@@ -57,6 +57,10 @@ codes! {
     CHECK_SHADOWS_BUILTIN = "tb::check::shadows_builtin";
     /// A **warning** (the run goes on; `--strict` makes it an error): the ruleset says it is for one sport (`sport "chess"`, its own or its libraries') and the data declares another (native `sport`, CSV `# sport:`, TRF is chess, USEBIO bridge). Data whose sport is only the default, and `other` on either side, are not compared.
     CHECK_SPORT_MISMATCH = "tb::check::sport_mismatch";
+    /// A table's rows out of order: a key not above the key before it (the error points at the row in the data file).
+    CHECK_TABLE_ORDER = "tb::check::table_order";
+    /// A row of a table's data file that is not two exact numbers, a key and its value (the error points at the row), or a data file with no rows.
+    CHECK_TABLE_ROW = "tb::check::table_row";
     /// A data value read (a field that is neither built in nor a metric: `r.imps`, `me.carryover`, `event.team_size`) that no `reads` line of the ruleset or its libraries declares; the help gives the line to add and a did-you-mean.
     CHECK_UNDECLARED_READ = "tb::check::undeclared_read";
     /// `for ... in` given to a function that is not an aggregate.
@@ -77,6 +81,8 @@ codes! {
     CHECK_UNKNOWN_PROCEDURE = "tb::check::unknown_procedure";
     /// A ruleset name that is neither shipped nor a file.
     CHECK_UNKNOWN_RULESET = "tb::check::unknown_ruleset";
+    /// A `table` whose data file cannot be found (relative to the declaring file, or among the shipped files).
+    CHECK_UNKNOWN_TABLE_FILE = "tb::check::unknown_table_file";
     /// `--param` not `NAME=VALUE`, or a value that is not a number.
     CLI_BAD_PARAM = "tb::cli::bad_param";
     /// `tb eval DATA` with no ruleset, no `--tiebreaks` and no tie-breaks in the data.
@@ -119,7 +125,7 @@ codes! {
     EVAL_NO_STANDINGS = "tb::eval::no_standings";
     /// `metric_value` on a metric that takes arguments or needs a tied group.
     EVAL_NOT_A_PLAIN_METRIC = "tb::eval::not_a_plain_metric";
-    /// A FIDE table looked up outside its range.
+    /// A table looked up outside its range. Not raised since tables are declared in the language: a lookup below a table's first key is undefined, with its reason.
     EVAL_OUT_OF_RANGE = "tb::eval::out_of_range";
     /// A value beyond what an exact fraction of 64-bit integers holds (also a score too large in the data).
     EVAL_OVERFLOW = "tb::eval::overflow";

@@ -1,5 +1,6 @@
-//! The rulesets shipped inside the binary (every `.tb` file under `rulesets/`),
-//! and the resolver that finds imports among them.
+//! The rulesets shipped inside the binary (every file under `rulesets/`:
+//! `.tb` files named without the extension, the data files of tables with
+//! it), and the resolver that finds imports and tables among them.
 
 use crate::check::Resolve;
 use crate::diag::Source;
@@ -18,20 +19,30 @@ pub fn source(name: &str) -> Option<Source> {
     get(name).map(|text| Source::new(name.to_string(), text))
 }
 
-/// Resolves imports among the shipped rulesets only: a name relative to
-/// the importing file's folder first (`lib` from `fide/swiss`), then the
-/// name as given. Reads no files; text from memory may import shipped
-/// libraries through it.
+/// A shipped data file (a table's rows) as a source, by name with its
+/// extension (`fide/rating-difference.txt`).
+pub fn data(name: &str) -> Option<Source> {
+    SHIPPED_DATA
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(n, text)| Source::new(n.to_string(), *text))
+}
+
+/// Resolves imports and tables' data files among the shipped files only:
+/// a name relative to the importing file's folder first (`lib` from
+/// `fide/swiss`), then the name as given. Reads no files; text from memory
+/// may import shipped libraries through it.
 pub struct Shipped;
 
 impl Resolve for Shipped {
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        let find = |n: &str| source(n).or_else(|| data(n));
         if let Some((dir, _)) = from.name.rsplit_once('/') {
-            if let Some(s) = source(&format!("{dir}/{name}")) {
+            if let Some(s) = find(&format!("{dir}/{name}")) {
                 return Ok(s);
             }
         }
-        source(name).ok_or_else(|| format!("no shipped ruleset or library named `{name}`"))
+        find(name).ok_or_else(|| format!("no shipped ruleset or library named `{name}`"))
     }
 }
 

@@ -471,11 +471,6 @@ fn eval_codes() {
         Some("9999999999 * 9999999999"),
     );
     expect(
-        rank_with("", "fide_dp(2) desc"),
-        "tb::eval::out_of_range",
-        Some("fide_dp(2)"),
-    );
-    expect(
         rank_with("", "count(integers(0, 100000000)) desc"),
         "tb::eval::too_large",
         Some("integers(0, 100000000)"),

@@ -59,4 +59,5 @@ mod short_codes_federations;
 mod slips;
 mod stage_fixtures;
 mod syntax_rules;
+mod tables;
 mod undefined;

@@ -2,21 +2,9 @@
 //! gives it. A ruleset held in memory, importing a library also held in
 //! memory and a shipped one.
 
+use crate::common::InMemory;
 use std::collections::HashMap;
-use tb::check::Resolve;
 use tb::diag::Source;
-
-/// Files held in memory; anything else among the shipped rulesets.
-struct InMemory(HashMap<&'static str, &'static str>);
-
-impl Resolve for InMemory {
-    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
-        match self.0.get(name) {
-            Some(text) => Ok(Source::new(name, *text)),
-            None => tb::shipped::Shipped.resolve(name, from),
-        }
-    }
-}
 
 #[test]
 fn a_ruleset_checks_with_an_in_memory_resolver() {

@@ -84,6 +84,7 @@ const ROWS: &[Row] = &[
     ("read_kind",        "reads participant carryover",                     "reads game imps",                            SYNTAX,                     "g"),
     ("read_default",     "reads event n default 0",                         "reads event n default",                      SYNTAX,                     ""),
     ("read_number",      "reads event n default -1.5",                      "reads event n default 1.",                   SYNTAX,                     "."),
+    ("table",            "table dp \"dp.txt\" cite \"8.1\"",                 "table dp dp.txt",                            SYNTAX,                     "d"),
     // Expressions.
     ("expr",             "metric m = -1 + 2 * 3",                           "metric m = 1 +",                             SYNTAX,                     ""),
     ("postfixed",        "metric m = me.score",                             "metric m = me.",                             SYNTAX,                     ""),

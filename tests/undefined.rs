@@ -46,25 +46,7 @@ fn values_of(expr: &str) -> Vec<Value> {
     let rs = inline(&format!(
         "reads participant x\nmetric u = me.x\nmetric m = {expr}\nprocedure p {{ step m desc }}\nstandings p\n"
     ));
-    let mut out = Vec::new();
-    for per_participant in [true, false] {
-        let st = tb::rank::rank(
-            &ev,
-            &rs,
-            &tb::rank::Options {
-                per_participant,
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|d| panic!("{expr}: {}", d.plain()));
-        let mut vals = vec![Value::Undef; 3];
-        for row in &st.rows {
-            vals[row.pid] = row.values[0].clone();
-        }
-        out.push(vals);
-    }
-    assert_eq!(out[0], out[1], "{expr}: the two evaluators disagree");
-    out.remove(0)
+    first_step_both_ways(&ev, &rs, expr).0
 }
 
 fn b(x: bool) -> Value {

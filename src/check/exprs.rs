@@ -30,6 +30,8 @@ impl Checker {
                     let (pargs, n) = self.metric_args(id, args, e.span, sc);
                     self.metric_use(id, name.span, n, sc);
                     PKind::Metric(id, Some(Box::new(b)), pargs)
+                } else if args.is_some() && self.table_ix.contains_key(&name.name) {
+                    self.table_as_value(&name.name, name.span, f)
                 } else if args.is_some() {
                     let help = self.suggest(&name.name, "a metric");
                     self.err(
@@ -56,6 +58,10 @@ impl Checker {
                     let (pargs, n) = self.metric_args(id, args, e.span, sc);
                     self.metric_use(id, name.span, n, sc);
                     return self.pe(PKind::Metric(id, None, pargs), e.span, f);
+                }
+                if let Some(&id) = self.table_ix.get(&name.name) {
+                    let kind = self.table_call(id, name, args, e.span, sc);
+                    return self.pe(kind, e.span, f);
                 }
                 let pargs = self.arg_values(args, sc);
                 if let Some(func) = Func::by_name(&name.name) {
@@ -215,6 +221,9 @@ impl Checker {
         if let Some(&id) = self.metric_ix.get(name) {
             self.metric_use(id, span, 0, sc);
             return PKind::Metric(id, None, Vec::new());
+        }
+        if self.table_ix.contains_key(name) {
+            return self.table_as_value(name, span, sc.file);
         }
         if name == "undefined" {
             // No value, as `x / 0` gives: e.g. a rating tie-break dropped

@@ -190,7 +190,7 @@ fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Us
             walk(a, types, guard, out);
             walk(b, types, guard, out);
         }
-        PKind::Unary(_, x) => walk(x, types, guard, out),
+        PKind::Unary(_, x) | PKind::Table(_, x) => walk(x, types, guard, out),
         // `x ?? undefined` gives no default: it asks whether the event
         // records `x` at all (undefined either way where it does not), as
         // `defined(r.imps ?? undefined)` does.

@@ -12,13 +12,15 @@
 //!   environment, nor import `eval`, `rank`, `render` or `load`.
 //!
 //! Children: `exprs` (names and expressions), `args` (named call
-//! arguments put in place), [`inputs`] (declared data reads).
+//! arguments put in place), `tables` (`table` declarations and their data
+//! files, read through the resolver), [`inputs`] (declared data reads).
 
 use crate::codes;
 mod args;
 mod exprs;
 pub mod inputs;
 pub mod short_codes;
+mod tables;
 pub use short_codes::check_list;
 
 use crate::diag::{Diag, Source, Span};
@@ -37,11 +39,13 @@ pub const MAX_FILES: usize = 256;
 /// Errors reported at once (the rest are counted).
 pub const MAX_ERRORS: usize = 100;
 
-/// Finds the text of an imported file: the caller decides where files come
-/// from ([`crate::shipped::Shipped`] for the embedded rulesets; the command
-/// line adds files on disk). The checker itself reads no files.
+/// Finds the text of an imported file, or of a table's data file: the
+/// caller decides where files come from ([`crate::shipped::Shipped`] for
+/// the embedded rulesets and their data; the command line adds files on
+/// disk). The checker itself reads no files.
 pub trait Resolve {
-    /// The source named `name`, imported from the file `from` (its display name).
+    /// The source named `name`, imported (or read as a table) from the file
+    /// `from` (its display name).
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
 }
 
@@ -107,7 +111,7 @@ pub(crate) fn check_with(
     // Resolve names only when every file parsed: a file that failed to parse
     // would make every use of its definitions look like an unknown name.
     if c.errors.is_empty() {
-        c.collect();
+        c.collect(resolver);
         c.resolve_all(overrides);
         c.check_code_templates();
         if c.errors.is_empty() {
@@ -175,6 +179,9 @@ struct Checker {
     decls: short_codes::Decls,
     /// Every code declared, with its documentation.
     code_names: Vec<(String, String)>,
+    /// The tables declared, with their rows, and their indices by name.
+    tables: Vec<Table>,
+    table_ix: HashMap<String, TableId>,
 }
 
 impl Checker {
@@ -404,7 +411,7 @@ impl Checker {
     }
 
     /// Gather definitions from every file; the root's headers describe the ruleset.
-    fn collect(&mut self) {
+    fn collect(&mut self, resolver: &dyn Resolve) {
         let asts = std::mem::take(&mut self.asts);
         for (fid, f) in asts.iter().enumerate() {
             for item in &f.items {
@@ -447,6 +454,7 @@ impl Checker {
                         }
                     }
                     Item::Reads(d) => self.declare_read(fid, d),
+                    Item::Table(t) => self.declare_table(fid, t, resolver),
                     Item::Standings(n) => {
                         if fid == 0 {
                             if let Some((f0, _)) = &self.standings {
@@ -904,6 +912,7 @@ impl Checker {
             procs: self.procs,
             standings,
             reads: self.reads,
+            tables: self.tables,
         }
     }
 }

@@ -168,32 +168,6 @@ fn cut_list(ev: &mut Evaluator, e: &PExpr, func: Func, args: Vec<Value>) -> R<Va
     Ok(Value::List(Arc::new(items)))
 }
 
-/// `fide_dp` and `fide_expected`: FIDE's tables (see [`crate::eval::tables`];
-/// `fide_dp` looks its score up at the nearest hundredth, .005 up).
-fn fide_table(ev: &mut Evaluator, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {
-    let Some(n) = num(ev, e, &args, 0)? else {
-        return Ok(Value::Undef);
-    };
-    let v = if func == Func::FideDp {
-        crate::eval::tables::dp(n)
-    } else {
-        crate::eval::tables::expected(n)
-    };
-    match v {
-        Some(v) => Ok(Value::Num(v)),
-        None => Err(ev.fail(
-            e,
-            codes::EVAL_OUT_OF_RANGE,
-            format!("{n} is outside FIDE's table"),
-            if func == Func::FideDp {
-                "fide_dp takes a fractional score from 0 to 1"
-            } else {
-                "fide_expected takes a rating difference"
-            },
-        )),
-    }
-}
-
 /// `integers`: at most [`MAX_INTEGERS`] of them.
 fn integers(ev: &mut Evaluator, e: &PExpr, _: Func, args: Vec<Value>) -> R<Value> {
     Ok(match (num(ev, e, &args, 0)?, num(ev, e, &args, 1)?) {

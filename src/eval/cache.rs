@@ -233,6 +233,7 @@ fn expr_is_same(rs: &Ruleset, e: &PExpr, state: &mut [u8], depth: usize) -> bool
         }
         PKind::Field(base, _) => expr_is_same(rs, base, state, depth),
         PKind::Call(_, args) => all_same(rs, args, state, depth),
+        PKind::Table(_, x) => expr_is_same(rs, x, state, depth),
         PKind::Agg(_, g) | PKind::List(g) => {
             all_same(rs, g.fors.iter().map(|(_, c)| c), state, depth)
                 && all_same(

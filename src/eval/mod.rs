@@ -13,7 +13,7 @@
 //! - `fields`: the built-in fields and data values;
 //! - `cache`: the caches, and what may be cached;
 //! - `columnar`: the fast path, a metric for a block of participants at once;
-//! - [`why`]: why a value is undefined; [`tables`]: FIDE's rating tables.
+//! - [`why`]: why a value is undefined.
 
 use crate::codes;
 mod builtins;
@@ -22,7 +22,6 @@ pub(crate) mod columnar;
 mod fields;
 mod loops;
 mod reference;
-pub mod tables;
 mod value;
 pub mod why;
 

@@ -214,6 +214,14 @@ impl Evaluator<'_> {
                 "simplify the chain of metric definitions",
             ));
         }
+        // A leaf evaluates nothing below it: read here, without a level of
+        // nesting or a stack probe (a loop reads its variables for every
+        // item, and an `if` over them several times).
+        match &e.kind {
+            PKind::Local(i) => return Ok(env.locals.get(*i).cloned().unwrap_or(Value::Undef)),
+            PKind::Num(n) => return Ok(Value::Num(*n)),
+            _ => {}
+        }
         self.budget.depth += 1;
         // Debug builds take kilobytes of stack per level: grow it on the heap
         // when little is left rather than overflow (a test thread has 2 MB).
@@ -301,6 +309,10 @@ impl Evaluator<'_> {
                 }
                 self.call(e, *func, vals)?
             }
+            PKind::Table(id, x) => {
+                let v = self.eval(x, env)?;
+                self.lookup(e, *id, &v)?
+            }
             PKind::Agg(agg, g) => self.aggregate(e, *agg, g, env)?,
             PKind::List(g) => self.list(e, g, env)?,
             PKind::If(c, a, b) => match self.truthy(c, env)? {
@@ -365,6 +377,20 @@ impl Evaluator<'_> {
         })
     }
 
+    /// Table `id` looked up at `v` (`e` is the lookup): the value of its
+    /// last row whose key is at most `v`; undefined below its first key
+    /// (`why` says so) and where `v` is.
+    pub(super) fn lookup(&self, e: &PExpr, id: TableId, v: &Value) -> R<Value> {
+        match v {
+            Value::Num(x) => Ok(match self.rs.tables[id].lookup(*x) {
+                Some(y) => Value::Num(y),
+                None => Value::Undef,
+            }),
+            Value::Undef => Ok(Value::Undef),
+            other => Err(self.type_err(e, "a number", other)),
+        }
+    }
+
     /// A prefix operator applied to a value (`x` is the operand's expression).
     pub(super) fn unary_value(&self, e: &PExpr, op: UnOp, x: &PExpr, v: Value) -> R<Value> {
         Ok(match (op, v) {
@@ -421,14 +447,16 @@ impl Evaluator<'_> {
         y: Value,
     ) -> R<Value> {
         match op {
-            BinOp::Eq | BinOp::Ne if x == Value::Undef || y == Value::Undef => Ok(Value::Undef),
+            BinOp::Eq | BinOp::Ne if matches!(x, Value::Undef) || matches!(y, Value::Undef) => {
+                Ok(Value::Undef)
+            }
             BinOp::Eq => Ok(Value::Bool(values_equal(&x, &y))),
             BinOp::Ne => Ok(Value::Bool(!values_equal(&x, &y))),
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                if x == Value::Undef || y == Value::Undef {
-                    return Ok(Value::Undef);
-                }
                 let ord = match (&x, &y) {
+                    // Two numbers, the common case, as `compare_values` orders them.
+                    (Value::Num(m), Value::Num(n)) => m.cmp(n),
+                    (Value::Undef, _) | (_, Value::Undef) => return Ok(Value::Undef),
                     (Value::Num(_) | Value::Inf, Value::Num(_) | Value::Inf) => {
                         compare_values(&x, &y)
                     }

@@ -185,6 +185,21 @@ impl Evaluator<'_> {
                     _ => format!("`{}` has no value for these arguments", self.text(e)),
                 })
             }
+            PKind::Table(id, x) => {
+                let Value::Num(v) = self.eval(x, env).ok()? else {
+                    return self.why(x, env, depth + 1, path);
+                };
+                let t = &self.rs.tables[*id];
+                let first = t
+                    .rows
+                    .first()
+                    .map_or(String::new(), |(k, _)| format!(" ({k}, in {})", t.data));
+                Some(format!(
+                    "`{}`: {v} is below the first key of table `{}`{first}",
+                    self.text(e),
+                    t.name
+                ))
+            }
             PKind::Agg(agg, g) => {
                 if let Some(r) = self.why_items(g, 0, env, depth, path) {
                     return Some(r);

@@ -54,10 +54,6 @@ macro_rules! builtin_functions {
                 "one board per distinct deal (session, board number) a participant or a set of them has, in that order: `for b in deals(group)`",
             ScoreOn "score_on" (2, 2) "p, b" => score_on, each:
                 "`p`'s score on the deal of board `b`, played or awarded (EBU 143.5.5); undefined if `p` has none",
-            FideDp "fide_dp" (1, 1) "p" => fide_table, each:
-                "FIDE table 8.1(a): the rating difference for a fractional score from 0 to 1, at the nearest hundredth (data: `rulesets/fide/rating-tables.txt`)",
-            FideExpected "fide_expected" (1, 1) "d" => fide_table, each:
-                "FIDE table 8.1(b): the scoring probability of a player rated `d` points above the opponent (below: negative), no 400-point cut",
             Integers "integers" (2, 2) "a, b" => integers, each:
                 "the whole numbers from `a` to `b` ascending (none when `b < a`), to loop over; `min(x for x in integers(a, b) where C)` stops at the first that passes",
             Number "number" (1, 1) "x" => number, each:

@@ -17,6 +17,8 @@ pub use builtins::Func;
 pub type MetricId = usize;
 /// Index of a procedure in [`Ruleset::procs`].
 pub type ProcId = usize;
+/// Index of a table in [`Ruleset::tables`].
+pub type TableId = usize;
 
 /// A checked ruleset ready to evaluate.
 #[derive(Clone, Debug)]
@@ -51,6 +53,36 @@ pub struct Ruleset {
     /// The data values the ruleset and its libraries declare they read
     /// (`reads participant carryover default 0`), in file order.
     pub reads: Vec<DataDecl>,
+    /// The tables the files declare (`table name "file.txt"`), with their rows.
+    pub tables: Vec<Table>,
+}
+
+/// A `table`: a step function over exact numbers, read from a data file.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The name it is looked up by.
+    pub name: String,
+    /// The data file's name, as the resolver found it (`fide/rating-difference.txt`).
+    pub data: String,
+    /// `(KEY, VALUE)` rows, KEY strictly increasing.
+    pub rows: Vec<(Num, Num)>,
+    /// Article.
+    pub cite: Option<String>,
+    /// Documentation.
+    pub doc: String,
+    /// The declaring file.
+    pub file: FileId,
+    /// Span of the name.
+    pub span: Span,
+}
+
+impl Table {
+    /// The VALUE of the last row whose KEY is at most `x` (a binary
+    /// search), or None below the first KEY.
+    pub fn lookup(&self, x: Num) -> Option<Num> {
+        let after = self.rows.partition_point(|(key, _)| *key <= x);
+        after.checked_sub(1).map(|i| self.rows[i].1)
+    }
 }
 
 /// What a list of short codes as the standings tells its user beyond the
@@ -395,6 +427,8 @@ pub enum PKind {
     Field(Box<PExpr>, Field),
     /// A function call.
     Call(Func, Vec<PExpr>),
+    /// A table looked up at a value: `name(x)`.
+    Table(TableId, Box<PExpr>),
     /// An aggregate over a generator.
     Agg(Agg, PGen),
     /// A list with significance keys.

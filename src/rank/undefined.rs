@@ -75,7 +75,7 @@ pub(super) fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
                 target.iter().for_each(|t| each(t));
                 args.iter().for_each(each);
             }
-            PKind::Field(b, _) | PKind::Unary(_, b) => each(b),
+            PKind::Field(b, _) | PKind::Unary(_, b) | PKind::Table(_, b) => each(b),
             PKind::Call(_, args) => args.iter().for_each(each),
             PKind::Agg(_, g) | PKind::List(g) => {
                 g.fors.iter().for_each(|(_, c)| each(c));

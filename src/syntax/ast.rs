@@ -43,6 +43,8 @@ pub enum Item {
     Standings(Ident),
     /// `reads participant carryover default 0`.
     Reads(ReadDecl),
+    /// `table name "file.txt"`: a step function read from a data file.
+    Table(TableDecl),
     /// `editions param "Label" { 2024, 2026 from "2026-03-01" }`.
     Editions(EditionsDecl),
     /// `modifier "C" whole cut ...`: a letter short codes may take.
@@ -212,6 +214,24 @@ pub struct ReadDecl {
     /// The value that stands where the data lacks it (only where legitimate).
     pub default: Option<Num>,
     /// The article that names the value.
+    pub cite: Option<String>,
+    /// `///` documentation before it.
+    pub doc: String,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// `table NAME "FILE" [cite "..."]`: a step function whose rows a data file
+/// holds (read by the checker, through the caller's resolver).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableDecl {
+    /// The name it is looked up by, `name(x)`.
+    pub name: Ident,
+    /// The data file, as written (relative to the declaring file).
+    pub file: String,
+    /// Where the file's name is written (the string, quotes included).
+    pub file_span: Span,
+    /// The article the table comes from.
     pub cite: Option<String>,
     /// `///` documentation before it.
     pub doc: String,

@@ -216,6 +216,33 @@ fn editions(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
     }))
 }
 
+/// `table name "file.txt" cite "..."`.
+fn table(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
+    let mut name = None;
+    let mut file = None;
+    let mut cite_s = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_table => {}
+            Rule::ident => name = Some(ident(c)),
+            Rule::string => file = Some((span_of(&c), string(c))),
+            Rule::cite => cite_s = cite(c),
+            _ => return Err(bad(&c, src, "token in a `table` line")),
+        }
+    }
+    match (name, file) {
+        (Some(name), Some((file_span, file))) => Ok(Item::Table(TableDecl {
+            name,
+            file,
+            file_span,
+            cite: cite_s,
+            doc: doc_before(src, sp.start),
+            span: sp,
+        })),
+        _ => Err(Diag::error(codes::PARSE_SYNTAX, "incomplete `table` line").at(src, sp, "here")),
+    }
+}
+
 /// The `///` lines directly above a byte offset.
 fn doc_before(src: &Source, offset: usize) -> String {
     let before = &src.text[..offset.min(src.text.len())];
@@ -265,6 +292,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
             Ok(Item::Sport(s, sp))
         }
         Rule::editions => editions(p, src, sp),
+        Rule::table => table(p, src, sp),
         Rule::param | Rule::set => {
             let is_param = p.as_rule() == Rule::param;
             let mut it = p.into_inner().skip(1);

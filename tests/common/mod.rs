@@ -235,6 +235,46 @@ pub fn num(s: &str) -> Value {
     Value::Num(tb::num::Num::parse(s).expect("number"))
 }
 
+/// The first step's value for each participant (by id order in the data)
+/// and the standings, ranked once per participant and once in columns:
+/// the two evaluators must agree.
+pub fn first_step_both_ways(ev: &Event, rs: &Ruleset, what: &str) -> (Vec<Value>, Standings) {
+    let mut out = Vec::new();
+    let mut last = None;
+    for per_participant in [true, false] {
+        let st = tb::rank::rank(
+            ev,
+            rs,
+            &tb::rank::Options {
+                per_participant,
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|d| panic!("{what}: {}", d.plain()));
+        let mut vals = vec![Value::Undef; ev.participants.len()];
+        for row in &st.rows {
+            vals[row.pid] = row.values[0].clone();
+        }
+        out.push(vals);
+        last = Some(st);
+    }
+    assert_eq!(out[0], out[1], "{what}: the two evaluators disagree");
+    (out.remove(0), last.expect("ranked"))
+}
+
+/// Files held in memory (name → text), anything else among the shipped
+/// files: a resolver for rulesets, libraries and tables' data files.
+pub struct InMemory(pub std::collections::HashMap<&'static str, &'static str>);
+
+impl tb::check::Resolve for InMemory {
+    fn resolve(&self, name: &str, from: &Source) -> Result<Source, String> {
+        match self.0.get(name) {
+            Some(text) => Ok(Source::new(name, *text)),
+            None => tb::shipped::Shipped.resolve(name, from),
+        }
+    }
+}
+
 /// Whether `a` comes before `b` in the standings.
 pub fn ahead(ev: &Event, st: &Standings, a: &str, b: &str) -> bool {
     let o = order(ev, st);

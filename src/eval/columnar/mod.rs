@@ -244,6 +244,11 @@ impl<'a> Evaluator<'a> {
                 }
             }
             PKind::Call(func, args) => self.col_call(e, *func, args, cx, blk)?,
+            // Element by element, by the reference evaluator's lookup.
+            PKind::Table(id, x) => match self.col(x, cx, blk)? {
+                Col::Const(v) => Col::Const(self.lookup(e, *id, &v)?),
+                cv => self.map(blk, dom, |ev, j| ev.lookup(e, *id, &blk.at(dom, &cv, j)))?,
+            },
             PKind::Agg(agg, g) => match self.col_loop(e, Some(*agg), g, cx, blk)? {
                 Some(c) => c,
                 None => self.per_item(e, cx, blk)?,
