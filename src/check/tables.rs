@@ -100,10 +100,7 @@ impl Checker {
                     vals.len()
                 ),
                 "wrong number of arguments",
-                &format!(
-                    "look the table up at one value, `{}(x)`",
-                    self.tables[id].name
-                ),
+                &format!("look the table up at one value, `{}(x)`", name.name),
             );
         }
         match vals.pop() {
