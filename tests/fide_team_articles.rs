@@ -82,16 +82,56 @@ fn art_13_4_sssc() {
 }
 
 /// Art. 13.3: EDE on MP separates nobody (all drew 3 MP among themselves);
-/// on GP B (6.5) is first and D (5.5) last; A and C (6) restart (13.3.3),
-/// are level on MP and GP in their 2-2 match, and the TRF-26 sample chain's
-/// EDET takes their match board by board (13.3.2): A won board 3.
+/// on GP B (6.5) is first and D (5.5) last; between A and C (6) GP is
+/// applied again (13.3.3, the score that separated them), then MP: their
+/// 2-2 match leaves them level on both, and the TRF-26 sample chain's EDET
+/// takes it board by board (13.3.2): A won board 3.
 #[test]
-fn art_13_3_extended_direct_encounter_with_restart() {
+fn art_13_3_extended_direct_encounter_board_by_board() {
     let ev = event();
     for name in ["fide/team-swiss", "fide/team-round-robin"] {
         let st = rank(&ev, &shipped(name));
         assert_eq!(order(&ev, &st), ["B", "A", "C", "D"], "{name}");
     }
+}
+
+/// Art. 13.3.3 where the two readings part, built by hand
+/// (tests/fixtures/fide_team/ede_readings.toml, whose header works it out):
+/// five teams on 4 MP who all met; game points put E first, D last and A, B,
+/// C level. Among A, B and C game points are applied again, as FIDE's TEC
+/// exercise and gacrux do (the score that separated them is kept): C 5.5,
+/// A 5, B 1.5. Restarting from match points would have put A (who beat B
+/// and C) before C. The same kind of event, found by search and checked
+/// against gacrux, is in tests/fide_team_oracle.rs.
+#[test]
+fn art_13_3_3_keeps_the_score_that_separated() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/fide_team/ede_readings.toml"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let ev = tb::load::load(&Source::new("ede_readings.toml", text)).expect("loads");
+    for code in ["EDE", "EDEC", "EDET", "EDEB", "EDEBT", "EDEBB"] {
+        for edition in ["2024", "2026"] {
+            let rs = tb::check::check_list(
+                Source::new("--tiebreaks", format!("PTS,{code}")),
+                "fide/team-codes",
+                Some(edition),
+                &tb::shipped::Shipped,
+                &[],
+            )
+            .unwrap_or_else(|d| panic!("{}", d.plain()));
+            let st = rank(&ev, &rs);
+            assert_eq!(
+                order(&ev, &st),
+                ["E", "C", "A", "B", "D"],
+                "{code} {edition}"
+            );
+        }
+    }
+    // The shipped round-robin ruleset (EDEBT/P) reads it the same way.
+    let st = rank(&ev, &shipped("fide/team-round-robin"));
+    assert_eq!(order(&ev, &st), ["E", "C", "A", "B", "D"]);
 }
 
 /// 12.1: BC only when all tied teams have the same GP: here they do not, so

@@ -173,3 +173,49 @@ fn grandmommys_cup_loads_as_a_team_event() {
     }
     assert!(agreed + 40 >= compared, "{agreed} of {compared}");
 }
+
+/// Art. 13.3.3 where the readings part (tests/fixtures/fide/make.py
+/// `ede_search`): team round robins with five or more teams level on match
+/// points, all of whom met, where game points split them into sub-groups
+/// that match points would order differently. FIDE keeps the score that
+/// last separated within each sub-group; restarting from match points gives
+/// another order. Every EDE code, both editions.
+#[test]
+fn extended_direct_encounter_keeps_the_score_that_separated() {
+    let dir = root().join("tests/fixtures/fide");
+    let mut pairs: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with("team_ede_") && n.ends_with(".json")
+        })
+        .map(|json| {
+            let n = json.file_name().unwrap().to_string_lossy().to_string();
+            (
+                dir.join(format!("{}.trf", n.split('.').next().unwrap())),
+                json,
+            )
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(
+        pairs.len(),
+        4 * 6 * 2,
+        "4 events × 6 EDE codes × 2 editions"
+    );
+    let (mut compared, mut failures) = (0, Vec::new());
+    for (trf, json) in &pairs {
+        let (c, _, mut f) = compare(trf, json);
+        compared += c;
+        failures.append(&mut f);
+    }
+    eprintln!("EDE readings: {compared} values and ranks compared");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -59,7 +59,10 @@ impl List<'_> {
                     out.push(s);
                 }
             }
-            let mut takes_rest = false;
+            // The rest of the list is expanded once, however many of the
+            // code's procedures take it: its own codes' procedures are
+            // defined once.
+            let mut rest: Option<Vec<ast::Step>> = None;
             for p in procs {
                 let mut q = p.clone();
                 q.name = Ident {
@@ -74,10 +77,12 @@ impl List<'_> {
                     })
                     .collect();
                 if let Some((at, _)) = p.remaining {
-                    let rest = self.steps(i + 1, end.clone(), extra);
+                    let rest = match &rest {
+                        Some(steps) => steps.clone(),
+                        None => rest.insert(self.steps(i + 1, end.clone(), extra)).clone(),
+                    };
                     let at = at.min(q.steps.len());
                     q.steps.splice(at..at, rest);
-                    takes_rest = true;
                 }
                 q.remaining = None;
                 if q.end.is_none() {
@@ -86,7 +91,7 @@ impl List<'_> {
                 q.doc = format!("{label}: {}", p.doc);
                 extra.push(q);
             }
-            if takes_rest {
+            if rest.is_some() {
                 break;
             }
         }
