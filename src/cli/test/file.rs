@@ -123,9 +123,11 @@ pub fn read(source: &Source) -> Result<Vec<Case>, Diag> {
     r.known_keys(root, TOP_KEYS, "the top of a test file")?;
     let defaults = r.settings(root, &[])?;
     let Some((case_key, cases)) = root.get_key_value("case") else {
-        return Err(Diag::error(codes::TEST_INVALID, "the test file has no `[[case]]`")
-            .at(source, Span::new(0, 0), "")
-            .with_help("add a `[[case]]` with an `expect` table (README, Ruleset tests)"));
+        return Err(
+            Diag::error(codes::TEST_INVALID, "the test file has no `[[case]]`")
+                .at(source, Span::new(0, 0), "")
+                .with_help("add a `[[case]]` with an `expect` table (README, Ruleset tests)"),
+        );
     };
     let Some(cases) = cases.as_array_of_tables() else {
         return Err(r.wrong(case_key, cases, "an array of tables, `[[case]]`"));
@@ -210,12 +212,9 @@ impl Reader<'_> {
         self.span(item.span()).unwrap_or_else(|| self.key_span(k))
     }
     fn wrong(&self, k: &Key, item: &Item, what: &str) -> Diag {
-        Diag::error(
-            codes::TEST_INVALID,
-            format!("`{}` must be {what}", k.get()),
-        )
-        .at(self.source, self.item_span(k, item), "here")
-        .with_help("README, Ruleset tests, lists each key and what it takes")
+        Diag::error(codes::TEST_INVALID, format!("`{}` must be {what}", k.get()))
+            .at(self.source, self.item_span(k, item), "here")
+            .with_help("README, Ruleset tests, lists each key and what it takes")
     }
     /// Every key of `table` is one of `known`.
     fn known_keys(&self, table: &dyn TableLike, known: &[&str], place: &str) -> Result<(), Diag> {
@@ -298,9 +297,9 @@ impl Reader<'_> {
             for (name, v) in params.iter() {
                 let (key, _) = params.get_key_value(name).unwrap_or((k, v));
                 let span = self.item_span(key, v);
-                let text = self.number_text(v).ok_or_else(|| {
-                    self.wrong(key, v, "a number (`0.33`, `\"1/3\"`)")
-                })?;
+                let text = self
+                    .number_text(v)
+                    .ok_or_else(|| self.wrong(key, v, "a number (`0.33`, `\"1/3\"`)"))?;
                 s.params.push(At {
                     v: format!("{name}={text}"),
                     span,
@@ -336,7 +335,11 @@ impl Reader<'_> {
             return Err(nothing(at));
         };
         let Some(table) = item.as_table_like() else {
-            return Err(self.wrong(k, item, "a table: participant = rank, or participant = { rank = ... }"));
+            return Err(self.wrong(
+                k,
+                item,
+                "a table: participant = rank, or participant = { rank = ... }",
+            ));
         };
         let mut out = Vec::new();
         for (who, v) in table.iter() {

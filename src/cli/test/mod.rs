@@ -53,7 +53,10 @@ pub fn run(paths: &[String]) -> (String, Result<ExitCode, Diag>) {
                 continue;
             }
         };
-        let dir = path.parent().unwrap_or(Path::new("."));
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
         for case in &cases {
             match run_case(&source, dir, case) {
                 Ok((compared, diffs)) if diffs.is_empty() => {
@@ -77,7 +80,10 @@ pub fn run(paths: &[String]) -> (String, Result<ExitCode, Diag>) {
     }
     let cases = passed + failed + broken.len();
     let plural = if cases == 1 { "" } else { "s" };
-    let _ = write!(out, "{cases} case{plural}: {passed} passed, {failed} failed");
+    let _ = write!(
+        out,
+        "{cases} case{plural}: {passed} passed, {failed} failed"
+    );
     let _ = match broken.len() {
         0 => writeln!(out),
         n => writeln!(out, ", {n} could not be run"),
@@ -117,14 +123,15 @@ fn test_files(paths: &[String]) -> Result<Vec<PathBuf>, Diag> {
                     codes::TEST_NO_TESTS,
                     format!("no test files (`*{SUFFIX}`) under {p}"),
                 )
-                .with_help("a ruleset test is a file named NAME.test.toml (README, Ruleset tests)"));
+                .with_help(
+                    "a ruleset test is a file named NAME.test.toml (README, Ruleset tests)",
+                ));
             }
         } else {
-            return Err(Diag::error(
-                codes::TEST_NO_TESTS,
-                format!("no file or folder {p}"),
-            )
-            .with_help("give test files (NAME.test.toml) or folders holding them"));
+            return Err(
+                Diag::error(codes::TEST_NO_TESTS, format!("no file or folder {p}"))
+                    .with_help("give test files (NAME.test.toml) or folders holding them"),
+            );
         }
     }
     Ok(out)
@@ -168,7 +175,10 @@ fn beside(source: &Source, dir: &Path, name: &At<String>, what: &str) -> Result<
     let help = if what == "ruleset" && tb::shipped::get(shipped).is_some() {
         format!("did you mean the shipped ruleset `{shipped}` (write it without `.tb`)?")
     } else {
-        format!("paths are relative to the test file's folder, {}", dir.display())
+        format!(
+            "paths are relative to the test file's folder, {}",
+            dir.display()
+        )
     };
     Err(Diag::error(
         codes::TEST_MISSING_FILE,

@@ -99,8 +99,11 @@ pub fn load_toml_table(source: &Source, path: &[&str]) -> Result<Event, Diag> {
             _ => None,
         };
         at = next.ok_or_else(|| {
-            Diag::error(INVALID, format!("no table `{}` in the file", path.join(".")))
-                .in_source(source)
+            Diag::error(
+                INVALID,
+                format!("no table `{}` in the file", path.join(".")),
+            )
+            .in_source(source)
         })?;
     }
     build(source, at)
