@@ -1,6 +1,8 @@
 //! Embeds every file under `rulesets/` in the binary, so shipped rulesets
 //! work from any directory: each `.tb` file named without its extension
 //! (`fide/lib`), a data file (a table's rows) with it (`fide/rating-difference.txt`).
+//! Ruleset tests (`tests/` folders, `*.test.toml` files, and the events
+//! they read) are not shipped: `tb test` reads them from disk.
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -18,6 +20,11 @@ fn walk(
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
+        let name = p.file_name().map(|n| n.to_string_lossy().to_string());
+        let name = name.unwrap_or_default();
+        if name == "tests" || name.ends_with(".test.toml") {
+            continue;
+        }
         if p.is_dir() {
             walk(&p, base, rulesets, data);
         } else if !p

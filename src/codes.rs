@@ -247,6 +247,24 @@ codes! {
     PARSE_TOO_LARGE = "tb::parse::too_large";
     /// A warning, printed by the CLI: a step placed a participant after those tied with it because its value there is undefined (data the step reads is missing for it). It names the participant, the criterion and why the value is missing (`round 1 against Finesse (F): no `imps` recorded (it records `imp`, ...)`); the output lists every undefined value with its reason.
     RANK_UNDEFINED_VALUE = "tb::rank::undefined_value";
+    /// `tb test`: more than one test file or case could not be run: the summary; each problem is a related diagnostic.
+    TEST_ERRORS = "tb::test::errors";
+    /// A ruleset test file's key with a value of the wrong kind (`rank = "first"`, `system = "knockout"`), a file without `[[case]]`, a case without an event, or a setting `tb eval` would refuse on its command line (an edition the ruleset does not declare, a parameter it does not have).
+    TEST_INVALID = "tb::test::invalid";
+    /// A ruleset test naming a ruleset or event file that does not exist (relative to the test file), or a shipped ruleset that does not exist (the help suggests the nearest).
+    TEST_MISSING_FILE = "tb::test::missing_file";
+    /// A ruleset test case, or a participant in it, that expects nothing: no `expect`, an empty one, or a participant with no `rank`, `decided` or `values`.
+    TEST_NO_EXPECTATION = "tb::test::no_expectation";
+    /// `tb test` given a path that does not exist, a folder with no `*.test.toml` file, or a file it cannot read.
+    TEST_NO_TESTS = "tb::test::no_tests";
+    /// A ruleset test file that is not valid TOML.
+    TEST_SYNTAX = "tb::test::syntax";
+    /// A key a ruleset test file does not have (`expected` for `expect`); the help suggests the nearest.
+    TEST_UNKNOWN_KEY = "tb::test::unknown_key";
+    /// A ruleset test expecting something of a participant the event does not have (by id, or by a name only one participant has); the help suggests the nearest.
+    TEST_UNKNOWN_PARTICIPANT = "tb::test::unknown_participant";
+    /// A ruleset test expecting the value of something that is neither a step (its label) nor a metric of the ruleset; the help suggests the nearest.
+    TEST_UNKNOWN_VALUE = "tb::test::unknown_value";
     /// `tb verify` on data that records no ranks.
     VERIFY_NO_RANKS = "tb::verify::no_ranks";
 }

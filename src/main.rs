@@ -173,6 +173,14 @@ enum Cmd {
         #[command(flatten)]
         rules: RulesArgs,
     },
+    /// Run ruleset tests: `*.test.toml` files (folders are searched), each
+    /// naming a ruleset, an event and the standings expected; differences
+    /// are printed as `verify` prints them (exit 4).
+    Test {
+        /// Test files, or folders to search for `*.test.toml` files.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
+    },
     /// List the shipped rulesets and the documents they implement.
     List {
         /// Also the libraries rulesets import, with how many metrics and
@@ -495,6 +503,12 @@ fn check_against(event: &mut tb::model::Event, rs: &tb::plan::Ruleset) -> Result
 
 /// Load the event and the rules the arguments name (see [`RulesArgs`]).
 fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
+    prepare_event(a, None)
+}
+
+/// [`prepare`], with the event already loaded when `loaded` holds one (a
+/// ruleset test's inline event; `a`'s data file then only names it).
+fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prepared, Diag> {
     let (ruleset, data) = match a.files.as_slice() {
         [r, d] => (Some(r.clone()), d.clone()),
         [d] => (None, d.clone()),
@@ -517,7 +531,10 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
         )
         .with_help("a ruleset imports its own libraries; --library names the codes of --tiebreaks (or of a TRF-26 file's records 202/212)"));
     }
-    let mut event = load_data(&data, a.threads.map(usize::from))?;
+    let mut event = match loaded {
+        Some(event) => event,
+        None => load_data(&data, a.threads.map(usize::from))?,
+    };
     let mut notes = Vec::new();
     if let Some(sys) = a.system {
         let (system, name) = match sys {
@@ -757,6 +774,11 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             } else {
                 ExitCode::from(EXIT_VERIFY)
             })
+        }
+        Cmd::Test { paths } => {
+            let (report, result) = cli::test::run(&paths);
+            out!("{report}");
+            result
         }
         Cmd::List { all } => {
             for (name, title, source) in tb::shipped::list() {

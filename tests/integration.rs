@@ -52,6 +52,7 @@ mod perf_events;
 mod remainder;
 mod render_speed_equivalence;
 mod resolver;
+mod ruleset_tests;
 mod seed_001_cards;
 mod seed_002_us_chess;
 mod short_codes;

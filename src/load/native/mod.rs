@@ -79,6 +79,36 @@ pub fn load_toml(source: &Source) -> Result<Event, Diag> {
     build(source, &root)
 }
 
+/// Load a native TOML event written as one table inside a larger TOML text
+/// (a ruleset test's `[case.event]`): `path` walks from the root to that
+/// table, a key for each table and an index (`"0"`) for each array. The
+/// diagnostics point into the whole text. The table must be there: the
+/// caller found it.
+pub fn load_toml_table(source: &Source, path: &[&str]) -> Result<Event, Diag> {
+    super::limits::check_input_size(source, "split the file into smaller ones")?;
+    let mut root = match toml::from_str::<Node>(&source.text) {
+        Ok(n) => n,
+        Err(e) => return Err(toml_error(source, &e)),
+    };
+    root.fix_spans(Span::new(0, 0));
+    let mut at = &root;
+    for step in path {
+        let next = match &at.v {
+            V::Table(items) => items.iter().find(|(k, _)| k.name == *step).map(|(_, n)| n),
+            V::Arr(items) => step.parse::<usize>().ok().and_then(|i| items.get(i)),
+            _ => None,
+        };
+        at = next.ok_or_else(|| {
+            Diag::error(
+                INVALID,
+                format!("no table `{}` in the file", path.join(".")),
+            )
+            .in_source(source)
+        })?;
+    }
+    build(source, at)
+}
+
 /// Load a native JSON event, with up to one thread per core (at most 8).
 pub fn load_json(source: &Source) -> Result<Event, Diag> {
     load_json_with(source, crate::par::default_threads())
