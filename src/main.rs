@@ -399,12 +399,47 @@ fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag
     tb::check::check(root, &cli::files::DiskResolver, &overrides)
 }
 
+/// `tb eval DATA RULESET`: the data file where the ruleset goes and a
+/// ruleset name where the data goes. Said in those words, before either is
+/// read as the other.
+fn swapped(ruleset: &str, data: &str) -> Result<(), Diag> {
+    let is_data = |p: &str| {
+        let lower = p.to_ascii_lowercase();
+        [".toml", ".json", ".trf", ".txt", ".csv", ".xml"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+            && std::path::Path::new(p).is_file()
+    };
+    let is_ruleset = |p: &str| {
+        !std::path::Path::new(p).exists()
+            && (tb::shipped::source(p).is_some() || p.ends_with(".tb"))
+    };
+    if is_data(ruleset) && is_ruleset(data) {
+        return Err(Diag::error(
+            codes::CLI_USAGE,
+            format!("`{ruleset}` is a data file and `{data}` a ruleset: the two are the wrong way round"),
+        )
+        .with_help(format!("the ruleset comes first: tb eval {data} {ruleset}")));
+    }
+    Ok(())
+}
+
 /// Largest data file read.
 const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 
 /// Load the event in file `path`, with at most `threads` threads (default:
 /// one per core).
 fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Diag> {
+    use std::io::Read as _;
+    if path == "-" {
+        // Standard input: the format is told by the text (`Format::detect`).
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .take(MAX_DATA_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read standard input: {e}")))?;
+        return load_bytes("<stdin>", bytes, threads);
+    }
     let meta = std::fs::metadata(path).map_err(|e| {
         Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
             .with_help("give the path of a .toml, .json or .trf file")
@@ -417,11 +452,19 @@ fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Dia
     }
     // At most one byte past the limit: a device such as /dev/zero reports
     // no size and never ends.
-    use std::io::Read as _;
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
         .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
+    load_bytes(path, bytes, threads)
+}
+
+/// Load the event in `bytes`, read from `path` (at most one byte past the limit).
+fn load_bytes(
+    path: &str,
+    bytes: Vec<u8>,
+    threads: Option<usize>,
+) -> Result<tb::model::Event, Diag> {
     if bytes.len() as u64 > MAX_DATA_BYTES {
         return Err(Diag::error(
             codes::LOAD_TOO_LARGE,
@@ -530,6 +573,11 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
             format!("--library was given with a ruleset ({r})"),
         )
         .with_help("a ruleset imports its own libraries; --library names the codes of --tiebreaks (or of a TRF-26 file's records 202/212)"));
+    }
+    if loaded.is_none() {
+        if let Some(r) = &ruleset {
+            swapped(r, &data)?;
+        }
     }
     let mut event = match loaded {
         Some(event) => event,

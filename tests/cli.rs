@@ -240,6 +240,60 @@ fn usage_errors_exit_2_and_input_errors_exit_3() {
     );
 }
 
+/// Everyday slips on the command line are said in words: a misspelt
+/// shipped name gets a did-you-mean, and a data file given where the
+/// ruleset goes (the two swapped) is named as such, not read as a ruleset.
+#[test]
+fn misspelt_and_swapped_arguments_are_named() {
+    let o = tb(&["eval", "fide/swis", "examples/chess-swiss.toml"]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        stderr(&o).contains("did you mean `fide/swiss`?"),
+        "{}",
+        stderr(&o)
+    );
+    let o = tb(&["eval", "examples/chess-swiss.toml", "fide/swiss"]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("tb::cli::usage") && e.contains("wrong way round"),
+        "{e}"
+    );
+    assert!(
+        e.contains("tb eval fide/swiss examples/chess-swiss.toml"),
+        "{e}"
+    );
+}
+
+/// DATA `-` reads standard input; the format is told by the text (TOML,
+/// JSON, TRF, USEBIO, a CSV header), and the standings are those of the file.
+#[test]
+fn data_from_standard_input() {
+    use std::io::Write as _;
+    for (ruleset, file) in [
+        ("cards/swiss", "examples/cards-swiss.toml"),
+        ("cards/swiss", "examples/cards-swiss.csv"),
+        ("fide/swiss", "examples/chess-swiss.json"),
+        ("fide/swiss", "tests/fixtures/fide/tiny.trf"),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tb"))
+            .args(["eval", ruleset, "-", "--format", "csv"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("run tb");
+        let text = std::fs::read(&path).unwrap();
+        child.stdin.take().unwrap().write_all(&text).unwrap();
+        let piped = child.wait_with_output().unwrap();
+        let direct = tb(&["eval", ruleset, file, "--format", "csv"]);
+        assert_eq!(piped.status.code(), Some(0), "{file}: {}", stderr(&piped));
+        assert_eq!(stdout(&piped), stdout(&direct), "{file}");
+    }
+}
+
 #[test]
 fn params_change_the_result() {
     let a = tb(&[

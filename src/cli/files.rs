@@ -98,10 +98,19 @@ pub fn load_root(name: &str) -> Result<Source, Diag> {
         return read_file(p).map_err(|e| Diag::error(codes::CHECK_IO, e));
     }
     tb::shipped::source(name).ok_or_else(|| {
+        // A misspelt shipped name (`fide/swis`): the nearest within two edits.
+        let near = tb::shipped::SHIPPED
+            .iter()
+            .map(|&(n, _)| (tb::text::edit_distance(n, name), n))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+            .map_or(String::new(), |(_, n)| format!("did you mean `{n}`? "));
         Diag::error(
             codes::CHECK_UNKNOWN_RULESET,
             format!("no shipped ruleset and no file named `{name}`"),
         )
-        .with_help("`tb list` names the shipped rulesets; or give a path to a .tb file")
+        .with_help(format!(
+            "{near}`tb list` names the shipped rulesets; or give a path to a .tb file"
+        ))
     })
 }

@@ -89,6 +89,24 @@ impl Format {
             Some(Format::Usebio)
         } else if text.trim_start().starts_with('{') {
             Some(Format::Json)
+        } else if text
+            .lines()
+            .any(|l| matches!(l.trim(), "[event]" | "[[participants]]" | "[[rounds]]"))
+        {
+            // Native TOML with no file name to tell it (standard input).
+            Some(Format::Toml)
+        } else if text
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .is_some_and(|header| {
+                [',', ';', '\t']
+                    .iter()
+                    .any(|&c| header.matches(c).count() >= 2)
+            })
+        {
+            // A header row of at least three columns (after `#` notes): a
+            // spreadsheet's CSV.
+            Some(Format::Csv)
         } else if text.lines().any(|l| l.starts_with("001 ")) {
             Some(Format::Trf)
         } else {
