@@ -1,4 +1,5 @@
 //! The command line's own parts: what the library leaves to its caller
-//! (reading ruleset files from disk).
+//! (reading ruleset files from disk, and rewriting them for `tb fmt`).
 
 pub mod files;
+pub mod fmt;
