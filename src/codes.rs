@@ -145,6 +145,8 @@ codes! {
     EVAL_UNKNOWN_METRIC = "tb::eval::unknown_metric";
     /// `metric_value` (library API) with an id not in the event.
     EVAL_UNKNOWN_PARTICIPANT = "tb::eval::unknown_participant";
+    /// `tb fmt` would have changed a file's tokens or what it parses to, or would not be idempotent on it: a bug in the formatter; nothing is written.
+    FMT_UNSTABLE = "tb::fmt::unstable";
     /// Two `drop` rows for one player (names compared without case and spacing).
     LOAD_CSV_DROPPED_TWICE = "tb::load::csv::dropped_twice";
     /// A file saved as UTF-16 ("Unicode text"), not UTF-8.

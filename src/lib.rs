@@ -10,6 +10,7 @@ pub mod check;
 pub mod codes;
 pub mod diag;
 pub mod eval;
+pub mod format;
 pub mod load;
 pub mod model;
 pub mod num;

@@ -181,6 +181,18 @@ enum Cmd {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<String>,
     },
+    /// Format .tb files the one canonical way, in place (lists the files
+    /// changed).
+    Fmt {
+        /// Files, or folders (every .tb file in them); `-` formats standard
+        /// input to standard output.
+        #[arg(required = true)]
+        paths: Vec<String>,
+        /// Write nothing: show each file's first difference from its
+        /// formatted text, and exit 4 if any file is not formatted.
+        #[arg(long)]
+        check: bool,
+    },
     /// List the shipped rulesets and the documents they implement.
     List {
         /// Also the libraries rulesets import, with how many metrics and
@@ -826,6 +838,11 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
         Cmd::Test { paths } => {
             let (report, result) = cli::test::run(&paths);
             out!("{report}");
+            result
+        }
+        Cmd::Fmt { paths, check } => {
+            let (text, result) = cli::fmt::run(&paths, check);
+            out!("{text}");
             result
         }
         Cmd::List { all } => {

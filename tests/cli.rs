@@ -351,7 +351,7 @@ fn readme() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap()
 }
 
-fn blocks(lang: &str) -> Vec<String> {
+pub(crate) fn blocks(lang: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur: Option<String> = None;
     for line in readme().lines() {

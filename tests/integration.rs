@@ -38,6 +38,7 @@ mod fide_team_articles;
 mod fide_team_oracle;
 mod fide_tiebreaks;
 mod fide_unplayed;
+mod fmt;
 mod hostile_props;
 mod hostile_regressions;
 mod language;
