@@ -185,6 +185,32 @@ pub(super) fn found_token(text: &str, at: usize) -> (Span, Option<String>) {
     (Span::new(at, at + len), Some(shown))
 }
 
+/// The keywords a grammar rule may start with (for a did-you-mean when
+/// only the rules tried are known).
+pub(super) fn rule_words(rule: &Rule) -> Vec<String> {
+    let words: &[&str] = match rule {
+        Rule::item | Rule::file => TOP_LEVEL,
+        Rule::header | Rule::header_kind => &["title", "source", "edition"],
+        Rule::direction => &["desc", "asc", "reversed"],
+        Rule::end_kind => &["shared", "lots", "unresolved"],
+        Rule::handoff | Rule::action => &["continue", "restart", "repeat", "size"],
+        Rule::step => &["step"],
+        Rule::end_clause => &["otherwise"],
+        Rule::cite => &["cite"],
+        Rule::better => &["higher", "lower"],
+        // `kw_then` is the keyword `then`.
+        _ => {
+            let name = format!("{rule:?}");
+            return name
+                .strip_prefix("kw_")
+                .map(str::to_string)
+                .into_iter()
+                .collect();
+        }
+    };
+    words.iter().map(|w| w.to_string()).collect()
+}
+
 /// What a grammar rule is called in an error message.
 fn phrase(rule: &Rule) -> Option<&'static str> {
     Some(match rule {

@@ -11,10 +11,12 @@
 //! after a parse failed: a valid file never comes here.
 
 use super::grammar::{Rule, TbParser};
-use super::phrases::{expected_phrase, found_token, rule_phrases, token_phrases, TOP_LEVEL};
+use super::phrases::{
+    expected_phrase, found_token, rule_phrases, rule_words, token_phrases, TOP_LEVEL,
+};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
-use crate::text::did_you_mean;
+use crate::text::{did_you_mean, edit_distance};
 use pest::error::{Error, ErrorVariant, InputLocation};
 use pest::Parser as _;
 use std::sync::{Mutex, MutexGuard};
@@ -43,7 +45,7 @@ pub(super) fn syntax_errors(src: &Source) -> Vec<Diag> {
             Ok(_) => break,
             Err(e) => e,
         };
-        let f = Failure::new(&e, start);
+        let f = Failure::new(&e, start, &text);
         let resume = match last {
             // A consequence of the mistake reported last (a blanked step
             // left its procedure wrong): go on at the next item.
@@ -111,21 +113,27 @@ struct Failure {
 }
 
 impl Failure {
-    fn new(e: &Error<Rule>, start: usize) -> Failure {
+    fn new(e: &Error<Rule>, start: usize, text: &str) -> Failure {
         let rule_at = start
             + match e.location {
                 InputLocation::Pos(p) => p,
                 InputLocation::Span((a, _)) => a,
             };
-        let rules = match &e.variant {
-            ErrorVariant::ParsingError { positives, .. } => rule_phrases(positives),
-            ErrorVariant::CustomError { message } => vec![message.clone()],
+        let (positives, rules) = match &e.variant {
+            ErrorVariant::ParsingError { positives, .. } => {
+                (&positives[..], rule_phrases(positives))
+            }
+            ErrorVariant::CustomError { message } => (&[][..], vec![message.clone()]),
         };
         let mut tokens = Vec::new();
         let (mut letters, mut digits) = (false, false);
         let mut token_at = rule_at;
         if let Some(a) = e.parse_attempts() {
             token_at = start + a.max_position;
+            let continues = text[..token_at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
             // pest does not export its token type: its text tells a
             // character range (`a..z`) from a literal (`desc`, `}`).
             for t in a.expected_tokens() {
@@ -134,6 +142,9 @@ impl Failure {
                     // Blanks and comments may stand anywhere.
                     " " | "\t" | "\r" | "\n" | "//" => {}
                     "_" => letters = true,
+                    // Right after a word or a number, a range is the
+                    // word going on, not a name that may stand here.
+                    r if r.len() == 4 && &r[1..3] == ".." && continues => {}
                     r if r.len() == 4 && &r[1..3] == ".." => {
                         if r.starts_with('0') {
                             digits = true
@@ -148,10 +159,20 @@ impl Failure {
         // The tokens say more than the rules when there are some (a name
         // or a number alone is what the rules say better); they may come
         // from inside a `!keyword` look-ahead, with no keyword or sign.
-        if tokens.is_empty() || token_at < rule_at {
+        // A keyword that begins a longer word (`as` in `asec`) takes pest
+        // past the word's start: what it expected there is lost.
+        let word_char = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+        let mid_word = word_char(text[..token_at.min(text.len())].chars().next_back())
+            && word_char(text.get(token_at..).and_then(|t| t.chars().next()))
+            && token_at > rule_at;
+        if tokens.is_empty() || token_at < rule_at || mid_word {
             return Failure {
                 at: rule_at,
-                tokens: Vec::new(),
+                tokens: positives
+                    .iter()
+                    .flat_map(rule_words)
+                    .map(|w| w.to_string())
+                    .collect(),
                 expected: rules,
             };
         }
@@ -200,7 +221,14 @@ fn describe(src: &Source, text: &str, start: usize, f: &Failure) -> (Diag, Optio
         let d = syntax("this string is not closed before the end of its line".into())
             .at(src, Span::new(open, at), "not closed")
             .with_help("end it with `\"` on the same line (a string cannot span lines; `\\n` stands for a line break)");
-        return (d, next_item(text, at).map(Resume::At));
+        // A string meant to span lines closes on the next one: not an item.
+        let next_line = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+        let closes = text[next_line..]
+            .lines()
+            .next()
+            .is_some_and(|l| l.matches('"').count() % 2 == 1);
+        let after = if closes { next_line } else { at };
+        return (d, next_item(text, after).map(Resume::At));
     }
     // A body ends where the next item starts, or at the end of the file.
     if f.expects("}") && (at == text.len() || is_item_line(text, at)) {
@@ -233,6 +261,12 @@ fn describe(src: &Source, text: &str, start: usize, f: &Failure) -> (Diag, Optio
             .with_help("`a == b` is true when a equals b; `a != b` when it does not");
         return (d, resume);
     }
+    if found.as_deref() == Some("==") && !f.expects("==") && !f.expects("+") {
+        let d = syntax("`==` compares two values; a definition gives its value after `=`".into())
+            .at(src, tok, "write `=` here")
+            .with_help("write e.g. `metric share = score / event.rounds`");
+        return (d, resume);
+    }
     if let Some(w) = word {
         let words = f
             .tokens
@@ -242,7 +276,10 @@ fn describe(src: &Source, text: &str, start: usize, f: &Failure) -> (Diag, Optio
         // Among equally near keywords, one with the same first letter
         // (`dsc` is `desc`, not `asc`).
         let same_start = words.clone().filter(|k| k.as_bytes()[0] == w.as_bytes()[0]);
-        if let Some(k) = did_you_mean(w, same_start).or_else(|| did_you_mean(w, words)) {
+        // Another first letter: only one edit away (`asec`), else a word
+        // such as `first` would be "`worst`".
+        let near = || did_you_mean(w, words).filter(|k| edit_distance(w, k) <= 1);
+        if let Some(k) = did_you_mean(w, same_start).or_else(near) {
             let d = syntax(format!("unknown word `{w}`: did you mean `{k}`?"))
                 .at(src, tok, format!("did you mean `{k}`?"))
                 .with_help(format!("here tb expects {expected}"));
@@ -269,9 +306,16 @@ fn describe(src: &Source, text: &str, start: usize, f: &Failure) -> (Diag, Optio
         "a `,` in a hand-off separates `size N => ...` cases: `then size 2 => q, else continue`"
     } else if f.expects(",") && f.expects(")") && found.is_some() {
         "separate the arguments of a call with `,`"
-    } else if f.expects("=") && f.tokens.len() <= 5 {
+    } else if f.expects("=")
+        && matches!(
+            first_word(text, line_start(text, at)),
+            "metric" | "criterion"
+        )
+    {
         "a definition gives its value after `=`: `metric name = value` (a label in quotes and \
          `higher is better` or `lower is better` may come before the `=`)"
+    } else if f.expects("=") {
+        "give the value after `=`, e.g. `param k = 0.5`"
     } else {
         REFERENCE
     };
