@@ -14,7 +14,8 @@
 //! - `tests/fixtures/poor/`: diagnostics known to be unhelpful today, each
 //!   file's first line saying what would be better (docs/errors.md, "Known
 //!   poor messages"). When a message improves, its snapshot shows the diff:
-//!   accept it, and move the file to `check/` once the message is good.
+//!   accept it, and move the file to `check/` (or `syntax/`) once the
+//!   message is good.
 //!
 //! Snapshots are in `tests/snapshots/stage_fixtures/FOLDER/FILE.snap`, with
 //! the ruleset's text, the exit code, stdout and stderr. Adding a file adds a
