@@ -60,6 +60,7 @@ mod short_codes;
 mod short_codes_federations;
 mod slips;
 mod stage_fixtures;
+mod syntax_recovery;
 mod syntax_rules;
 mod tables;
 mod undefined;

@@ -8,10 +8,14 @@
 //! - `tests/fixtures/check/`: rulesets with one mistake each (a few with
 //!   several); the diagnostics of `tb check --diagnostics plain FILE`.
 //!   Files under `lib/` are imported by them, not cases.
+//! - `tests/fixtures/syntax/`: rulesets with syntax errors (a few with
+//!   several, all reported); the diagnostics of
+//!   `tb check --diagnostics plain FILE`.
 //! - `tests/fixtures/poor/`: diagnostics known to be unhelpful today, each
 //!   file's first line saying what would be better (docs/errors.md, "Known
 //!   poor messages"). When a message improves, its snapshot shows the diff:
-//!   accept it, and move the file to `check/` once the message is good.
+//!   accept it, and move the file to `check/` (or `syntax/`) once the
+//!   message is good.
 //!
 //! Snapshots are in `tests/snapshots/stage_fixtures/FOLDER/FILE.snap`, with
 //! the ruleset's text, the exit code, stdout and stderr. Adding a file adds a
@@ -136,6 +140,12 @@ fn parse_fixtures() {
 #[test]
 fn check_fixtures() {
     snapshot_folder("check", &["check", "--diagnostics", "plain"], false);
+}
+
+/// Syntax errors: each at its token, all of a file at once.
+#[test]
+fn syntax_fixtures() {
+    snapshot_folder("syntax", &["check", "--diagnostics", "plain"], false);
 }
 
 /// Diagnostics known to be poor: an improvement shows up as a diff.

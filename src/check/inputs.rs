@@ -353,41 +353,7 @@ pub fn declaration_errors(
     errors
 }
 
-/// The closest of `cands` to `name`: the same but for case, `_` or `-`, or
-/// at most one edit away (two for names of five letters or more; none for
-/// names of one or two letters, where one edit makes another word: `mp`
-/// and `gp` are two units, not a slip).
-pub fn did_you_mean<'a>(name: &str, cands: impl Iterator<Item = &'a str>) -> Option<&'a str> {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| *c != '_' && *c != '-' && !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let n = squash(name);
-    let limit = match name.chars().count() {
-        0..=2 => 0,
-        3..=4 => 1,
-        _ => 2,
-    };
-    let mut best: Option<(usize, &str)> = None;
-    for c in cands {
-        if c == name {
-            continue;
-        }
-        let d = if squash(c) == n {
-            0
-        } else {
-            crate::text::edit_distance(name, c)
-        };
-        // Equally near: the first alphabetically, whatever order the
-        // candidates come in (some come from hash maps).
-        if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
-            best = Some((d, c));
-        }
-    }
-    best.map(|(_, c)| c)
-}
+pub use crate::text::did_you_mean;
 
 /// What the ranking procedure actually uses: the metrics reachable from
 /// the standings procedure (every procedure when there is none), their

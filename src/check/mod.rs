@@ -206,10 +206,10 @@ impl Checker {
         }
         let id = self.files.len();
         self.files.push(src.clone());
-        let file = match parse::parse(&src) {
+        let file = match parse::parse_each(&src) {
             Ok(f) => f,
             Err(e) => {
-                self.errors.push(e);
+                self.errors.extend(e);
                 self.asts.push(ast::File { items: Vec::new() });
                 return;
             }
@@ -739,7 +739,14 @@ impl Checker {
             Action::Proc(n) => match self.proc_ix.get(&n.name) {
                 Some(&i) => PAction::Proc(i),
                 None => {
-                    let help = self.suggest(&n.name, "a procedure");
+                    // `then repat`: a hand-off word misspelt, not a procedure.
+                    let words = ["continue", "restart", "repeat"];
+                    let help = match crate::check::inputs::did_you_mean(&n.name, words.into_iter()) {
+                        Some(w) => format!(
+                            "did you mean `{w}`? (a hand-off is `continue`, `restart`, `repeat` or a procedure)"
+                        ),
+                        None => self.suggest(&n.name, "a procedure"),
+                    };
                     self.err(
                         fid,
                         n.span,

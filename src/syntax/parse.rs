@@ -22,6 +22,8 @@ mod grammar {
 use super::limits::{chain_too_deep, check_depth, precheck};
 
 mod declarations;
+mod phrases;
+mod recover;
 pub use super::limits::{MAX_EXPR_DEPTH, MAX_FILE_BYTES, MAX_LOOPS, MAX_NESTING, MAX_PREFIX_RUN};
 use grammar::{Rule, TbParser};
 
@@ -56,117 +58,49 @@ fn span_of(p: &Pair<Rule>) -> Span {
     Span::new(s.start(), s.start() + text.trim_end().len())
 }
 
-/// What a grammar rule is called in an error message.
-fn phrase(rule: &Rule) -> &'static str {
-    match rule {
-        Rule::EOI => "end of file",
-        Rule::item | Rule::file => {
-            "a definition (metric, criterion, procedure, param, import, standings, reads)"
-        }
-        Rule::header | Rule::header_kind => "`title`, `source` or `edition`",
-        Rule::sport_decl | Rule::kw_sport => "`sport \"chess\"`",
-        Rule::expr | Rule::postfixed | Rule::paren => "an expression",
-        Rule::ident => "a name",
-        Rule::string | Rule::string_inner => "a string in double quotes",
-        Rule::number | Rule::integer => "a number",
-        Rule::direction | Rule::kw_desc | Rule::kw_asc | Rule::kw_reversed => {
-            "`desc`, `asc` or `reversed`"
-        }
-        Rule::better | Rule::kw_higher | Rule::kw_lower => {
-            "`higher is better` or `lower is better`"
-        }
-        Rule::kw_is => "`is`",
-        Rule::kw_better => "`better`",
-        Rule::step | Rule::kw_step => "`step`",
-        Rule::end_clause | Rule::kw_otherwise => "`otherwise`",
-        Rule::end_kind => "`shared`, `lots` or `unresolved \"reason\"`",
-        Rule::handoff | Rule::action => {
-            "`continue`, `restart`, `repeat`, a procedure name or `size N => ...`"
-        }
-        Rule::for_clause | Rule::kw_for => "`for x in ...`",
-        Rule::where_clause | Rule::kw_where => "`where`",
-        Rule::kw_then => "`then`",
-        Rule::kw_else => "`else`",
-        Rule::kw_in => "`in`",
-        Rule::call_args | Rule::more_args => "arguments",
-        Rule::cite | Rule::kw_cite => "`cite \"...\"`",
-        Rule::op_add
-        | Rule::op_sub
-        | Rule::op_mul
-        | Rule::op_div
-        | Rule::op_rem
-        | Rule::op_and
-        | Rule::op_or
-        | Rule::op_eq
-        | Rule::op_ne
-        | Rule::op_lt
-        | Rule::op_le
-        | Rule::op_gt
-        | Rule::op_ge
-        | Rule::op_in
-        | Rule::op_coalesce => "an operator",
-        Rule::postfix => "`.name`",
-        Rule::read_kind => "`round`, `participant` or `event`",
-        Rule::field_name => "a data value's name",
-        Rule::read_default | Rule::kw_default => "`default N`",
-        Rule::read_number => "a number",
-        _ => "something else",
-    }
-}
-
-fn pest_to_diag(e: pest::error::Error<Rule>, src: &Source) -> Diag {
-    use pest::error::{ErrorVariant, InputLocation};
-    let (start, end) = match e.location {
-        // One character (not one byte: the text may be any UTF-8).
-        InputLocation::Pos(p) => {
-            let p = p.min(src.text.len());
-            let len = src.text[p..].chars().next().map_or(0, char::len_utf8);
-            (p, p + len)
-        }
-        InputLocation::Span((a, b)) => (a, b),
-    };
-    let expected = match &e.variant {
-        ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().map(phrase).collect();
-            names.sort();
-            names.dedup();
-            names.retain(|n| *n != "something else");
-            if names.is_empty() {
-                "valid ruleset syntax".to_string()
-            } else {
-                names.join(" or ")
+/// Parse one ruleset file; every syntax error in it is reported, gathered
+/// under one diagnostic when there are several.
+pub fn parse(src: &Source) -> Result<File, Diag> {
+    parse_each(src).map_err(|mut all| {
+        let n = all.len();
+        let one = all
+            .pop()
+            .unwrap_or_else(|| Diag::error(codes::PARSE_SYNTAX, "syntax error"));
+        match n {
+            0 | 1 => one,
+            _ => {
+                all.push(one);
+                Diag::many(
+                    codes::PARSE_SYNTAX,
+                    format!("{n} syntax errors in {}", src.name),
+                    all,
+                )
             }
         }
-        ErrorVariant::CustomError { message } => message.clone(),
-    };
-    let found = src.text[start.min(src.text.len())..]
-        .split_whitespace()
-        .next()
-        .map(|w| format!("`{}`", w.chars().take(20).collect::<String>()))
-        .unwrap_or_else(|| "the end of the file".into());
-    Diag::error(
-        codes::PARSE_SYNTAX,
-        format!("expected {expected}, found {found}"),
-    )
-    .at(src, Span::new(start, end), format!("expected {expected}"))
-    .with_help("see the language reference in the README for the form of each definition")
+    })
 }
 
-/// Parse one ruleset file.
-pub fn parse(src: &Source) -> Result<File, Diag> {
-    precheck(src)?;
-    let mut pairs = TbParser::parse(Rule::file, &src.text).map_err(|e| pest_to_diag(e, src))?;
+/// Parse one ruleset file, or give every error found in it: each syntax
+/// error (pest stops at the first; [`recover`] finds the others), else the
+/// first error found in building the tree.
+pub fn parse_each(src: &Source) -> Result<File, Vec<Diag>> {
+    precheck(src).map_err(|d| vec![d])?;
+    // A valid file goes through pest once; only a refused one is parsed again.
+    let mut pairs = match TbParser::parse(Rule::file, &src.text) {
+        Ok(p) => p,
+        Err(_) => return Err(recover::syntax_errors(src)),
+    };
     let file = pairs
         .next()
-        .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "empty parse"))?;
+        .ok_or_else(|| vec![Diag::error(codes::PARSE_SYNTAX, "empty parse")])?;
     let mut items = Vec::new();
     for p in file.into_inner() {
         if p.as_rule() == Rule::EOI {
             continue;
         }
-        items.push(item(p, src)?);
+        items.push(item(p, src).map_err(|d| vec![d])?);
     }
-    check_depth(&items, src)?;
+    check_depth(&items, src).map_err(|d| vec![d])?;
     Ok(File { items })
 }
 
