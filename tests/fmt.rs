@@ -433,7 +433,7 @@ fn a_file_that_does_not_parse_is_reported_and_the_others_formatted() {
     assert_eq!(code, 3, "{out}{err}");
     assert_eq!(out, "b.tb\n");
     assert!(
-        err.contains("tb::parse::syntax") && err.contains("a.tb:2"),
+        err.contains("tb::parse::syntax") && err.contains("a.tb:1:12"),
         "{err}"
     );
     assert_eq!(
