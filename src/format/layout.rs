@@ -502,3 +502,22 @@ pub fn layout(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    /// `RESERVED` is the grammar's `keyword` rule, word for word: one
+    /// definition, kept in step by this test.
+    #[test]
+    fn reserved_words_are_the_grammars() {
+        let grammar = include_str!("../../grammar/tb.pest");
+        let rule = grammar
+            .lines()
+            .find(|l| l.starts_with("keyword ="))
+            .expect("the keyword rule");
+        let mut words: Vec<&str> = rule.split('"').skip(1).step_by(2).collect();
+        let mut ours = super::RESERVED.to_vec();
+        words.sort_unstable();
+        ours.sort_unstable();
+        assert_eq!(ours, words);
+    }
+}
