@@ -61,4 +61,5 @@ mod slips;
 mod stage_fixtures;
 mod syntax_rules;
 mod tables;
+mod trf_dialects;
 mod undefined;
