@@ -7,7 +7,9 @@
 //! * `tests/fixtures/fide_team/*.json` (written with `tests/oracle/oracle.py
 //!   values`, see docs/fide.md): TBR and BBE after PTS, the TRF-26 sample
 //!   list `PTS,EDET/P,EMGSB/C1/P,BH:MP/C1/P,MPvGP`, and
-//!   `PTS,EDEBT,EGMSB/M1,SB:GP,PTS:GP,EDEBB`, both editions.
+//!   `PTS,EDEBT,EGMSB/M1,SB:GP,PTS:GP,EDEBB`, both editions;
+//! * `tests/fixtures/fide_team/team_{gp_primary,forfeited_match}.all.*.json`:
+//!   record 192 with game points primary, a match forfeited on every board.
 //!
 //! Group-relative codes (EDE*, TBR, BBE) are printed as places in the tied
 //! group (`rank::places::apply`, the steps written `places`); SSSC and AOB are rounded
@@ -127,6 +129,36 @@ fn team_codes_agree_with_gacrux_in_both_editions() {
     );
     assert_eq!(agreed, compared);
     assert_eq!(compared, 2208, "values compared");
+}
+
+/// Issue 22: record 192 making game points primary (`FIDE_TEAM_TYPEA_GP_MP`:
+/// every generic code follows it, the codes that name a score do not), and
+/// a match one team forfeited on every board (a forfeited match, C.07 15.1,
+/// so Art. 16 applies to its two teams' Buchholz). Hand-made files with
+/// their values worked out in `###` comments; both editions.
+#[test]
+fn record_192_and_forfeited_matches_agree_with_gacrux() {
+    let dir = root().join("tests/fixtures/fide_team");
+    let (mut compared, mut agreed, mut failures) = (0, 0, Vec::new());
+    for ev in ["team_gp_primary", "team_forfeited_match"] {
+        for e in ["2024", "2026"] {
+            let (c, a, mut f) = compare(
+                &dir.join(format!("{ev}.trf")),
+                &dir.join(format!("{ev}.all.{e}.json")),
+            );
+            compared += c;
+            agreed += a;
+            failures.append(&mut f);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert_eq!(agreed, compared);
+    assert_eq!(compared, 4 * 4 * 22, "values compared");
 }
 
 /// The TRF-26 team sample loads as a team event with its own 202 list; its

@@ -63,4 +63,5 @@ mod stage_fixtures;
 mod syntax_recovery;
 mod syntax_rules;
 mod tables;
+mod trf_dialects;
 mod undefined;

@@ -495,6 +495,14 @@ fn gacrux(out: &mut Vec<Case>) {
                 ("fide_team", "grandmommy") => {
                     "tests/fixtures/data/chess/grandmommys_cup_trf26_team.trf".to_string()
                 }
+                // The hand-made files of issue 22 sit next to their JSON.
+                ("fide_team", _)
+                    if root()
+                        .join(format!("tests/fixtures/fide_team/{event}.trf"))
+                        .exists() =>
+                {
+                    format!("tests/fixtures/fide_team/{event}.trf")
+                }
                 ("fide_team", _) => format!("tests/fixtures/oracle/{event}.trf"),
                 _ => format!("tests/fixtures/{dir}/{event}.trf"),
             };
@@ -559,6 +567,8 @@ fn data(out: &mut Vec<Case>) {
     let uz = chess("uzchesscup_rr.trf");
     let tec = chess("tec_swiss_de.trf");
     let gm = chess("grandmommys_cup_trf26_team.trf");
+    // Issue 22: the old half-point bye notation, read with a warning.
+    out.push(eval("fide/swiss", &chess("old_half_bye.trf"), "table"));
     for rs in ["fide/round-robin", "us-chess/round-robin"] {
         out.push(eval(rs, &uz, "table"));
         out.push(eval(rs, &uz, "json"));

@@ -14,11 +14,12 @@
 //!   move); `+ -` forfeit win and loss (a `-` on both sides of a pairing is a
 //!   double forfeit); `H F U Z` half-point, full-point, pairing-allocated and
 //!   zero-point bye; blank = not paired. With opponent `0000`, `+` is a
-//!   forfeit win with no opponent (a team board left empty) and `-` is an
-//!   absence. Letter codes are case-insensitive.
+//!   forfeit win with no opponent (a team board left empty), `-` is an
+//!   absence and `=` is a half-point bye in the old notation (read as `H`,
+//!   with a warning naming the lines). Letter codes are case-insensitive.
 //! * header records read: `012` name, `042` start date, `092` type text,
 //!   `142` (TRF-26) and `XXR` (JaVaFo) number of rounds, `192` (TRF-26)
-//!   encoded type, `162` (TRF-26) points per result (`W D L A P X`, each
+//!   encoded type (in a team event also the primary score: `team`), `162` (TRF-26) points per result (`W D L A P X`, each
 //!   code followed by its points), `202` / `212` (TRF-26) tie-break lists
 //!   (comma-separated descriptors; `212` also names `PTS`), `240` (TRF-26)
 //!   byes `T RRR PPPP PPPP ...`. `062` is the number of players, not of rounds.
@@ -107,6 +108,9 @@ struct Loader<'s> {
     errors: Vec<Diag>,
     dropped: usize,
     warnings: Vec<String>,
+    /// Lines with a half-point bye in the old notation (`0000 - =`), one
+    /// per bye.
+    old_half_byes: Vec<usize>,
     /// Most threads to read with.
     threads: usize,
 }
@@ -118,6 +122,7 @@ impl<'s> Loader<'s> {
             errors: Vec::new(),
             dropped: 0,
             warnings: Vec::new(),
+            old_half_byes: Vec::new(),
             threads: 1,
         }
     }
@@ -195,6 +200,7 @@ impl<'s> Loader<'s> {
             &rec.pts,
             rounds,
         );
+        self.note_old_half_byes();
         // Participants, in file order: pid = index in `raws`.
         event.participants = std::mem::take(&mut rec.people);
         for (p, g) in event.participants.iter_mut().zip(&mut played) {
@@ -245,7 +251,13 @@ impl<'s> Loader<'s> {
                     ids: b.ids.iter().map(|x| x.0).collect(),
                 })
                 .collect();
-            return team::build(src, event, &rec.team_records, &team_byes);
+            return team::build(
+                src,
+                event,
+                &rec.team_records,
+                &team_byes,
+                rec.type_code.as_deref(),
+            );
         }
         Ok(event)
     }
@@ -463,6 +475,27 @@ impl<'s> Loader<'s> {
             .with_help("check the number of rounds (records 142 and XXR)"));
         }
         Ok(rounds)
+    }
+
+    /// One warning for every half-point bye written the old way (`0000 - =`
+    /// or a blank opponent with `=`), naming the lines.
+    fn note_old_half_byes(&mut self) {
+        let mut lines = std::mem::take(&mut self.old_half_byes);
+        if lines.is_empty() {
+            return;
+        }
+        let n = lines.len();
+        lines.dedup();
+        let mut shown: Vec<String> = lines.iter().take(10).map(|l| l.to_string()).collect();
+        if lines.len() > 10 {
+            shown.push(format!("and {} more", lines.len() - 10));
+        }
+        let byes = if n == 1 { "bye" } else { "byes" };
+        self.warnings.push(format!(
+            "{n} half-point {byes} written in the old notation `0000 - =` (result `=` without an opponent) read as half-point byes (`H`), on line{} {}",
+            if lines.len() == 1 { "" } else { "s" },
+            shown.join(", ")
+        ));
     }
 
     /// Every error so far as one diagnostic, if there is any.

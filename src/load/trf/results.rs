@@ -55,7 +55,10 @@ impl<'s> Loader<'s> {
             || {
                 let mut other = Loader::new(src);
                 let played = other.games_of(&ctx, mid..n);
-                (other.errors.is_empty() && other.warnings.is_empty()).then_some(played)
+                let quiet = other.errors.is_empty()
+                    && other.warnings.is_empty()
+                    && other.old_half_byes.is_empty();
+                quiet.then_some(played)
             },
         );
         let rest = match rest {
@@ -140,6 +143,12 @@ impl<'s> Loader<'s> {
             let status = match result {
                 ' ' | '-' => Status::Absent,
                 'H' => Status::HalfBye,
+                // The old notation of a half-point bye (before `H`), still
+                // written by some programs: read as one, with a note.
+                '=' => {
+                    self.old_half_byes.push(a.line);
+                    Status::HalfBye
+                }
                 'F' => Status::FullBye,
                 'U' => Status::PairingBye,
                 'Z' => Status::ZeroBye,

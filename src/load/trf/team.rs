@@ -63,6 +63,13 @@ pub(crate) struct TeamBye {
 /// board, points, played, colour, opponent team).
 type BoardGame = (usize, Num, bool, Option<Side>, Option<usize>);
 
+/// A team's round as its players' games show it.
+struct Raw {
+    opp: Option<usize>,
+    boards: Vec<Board>,
+    first_colour: Option<Side>,
+}
+
 struct Team {
     num: u32,
     name: String,
@@ -100,9 +107,12 @@ pub(crate) fn build(
     players: Event,
     records: &[RecLine],
     byes: &[TeamBye],
+    type_code: Option<&str>,
 ) -> Result<Event, Diag> {
     let mut errors: Vec<Diag> = Vec::new();
     let mut warnings: Vec<String> = Vec::new();
+    let (gp_primary, note) = primary_score(type_code);
+    warnings.extend(note);
     let whole = |l: &RecLine| Span::new(l.base, l.base + l.text.len());
     let bad = |l: &RecLine, what: &str| {
         Diag::error(
@@ -388,11 +398,6 @@ pub(crate) fn build(
     let rounds = players.rounds;
 
     // Each team's boards per round, from its players' games.
-    struct Raw {
-        opp: Option<usize>,
-        boards: Vec<Board>,
-        first_colour: Option<Side>,
-    }
     let mut raw: Vec<Vec<Option<Raw>>> = (0..teams.len())
         .map(|_| (0..=rounds).map(|_| None).collect())
         .collect();
@@ -599,6 +604,27 @@ pub(crate) fn build(
                     }
                 });
                 match (x.opp, ogp) {
+                    (Some(o), Some(ogp))
+                        if forfeited_match(x, raw[o][r as usize].as_ref(), gp, ogp) =>
+                    {
+                        // C.07 15.1: no game of the match was played and
+                        // one team (or neither) scored: a forfeited match.
+                        let (st, mp, omp) = if gp > ogp {
+                            (Status::ForfeitWin, mscore.win, mscore.loss)
+                        } else if gp < ogp {
+                            (Status::ForfeitLoss, mscore.loss, mscore.win)
+                        } else {
+                            (Status::DoubleForfeit, mscore.loss, mscore.loss)
+                        };
+                        let mut e = unplayed(st, mp, gp, x.boards.clone(), Some(o));
+                        e.outcome = if st == Status::ForfeitWin {
+                            Outcome::Win
+                        } else {
+                            Outcome::Loss
+                        };
+                        e.set_against(vec![(u_mp, omp), (u_gp, ogp)]);
+                        e
+                    }
                     (Some(o), Some(ogp)) => {
                         let (outcome, mp, omp) = if gp > ogp {
                             (Outcome::Win, mscore.win, mscore.loss)
@@ -703,6 +729,104 @@ pub(crate) fn build(
             }
         }
     }
+    if gp_primary {
+        make_game_points_primary(&mut event, &teams, game, size_n, u_gp);
+    }
     event.complete_rounds();
     Ok(event)
+}
+
+/// Whether a match that both teams' players name is a forfeited match (C.07
+/// 15.1): none of its games was played over the board, and not both teams
+/// scored (as FIDE's reference engine reads it: one team forfeited every
+/// board, or both did). `x` is the team's side, `other` the opponent's.
+fn forfeited_match(x: &Raw, other: Option<&Raw>, gp: Num, ogp: Num) -> bool {
+    let none_played = |boards: &[Board]| boards.iter().all(|b| !b.played);
+    none_played(&x.boards)
+        && other.map(|y| none_played(&y.boards)).unwrap_or(true)
+        && !(gp > Num::ZERO && ogp > Num::ZERO)
+}
+
+/// Record 192 (TRF-26 encoded type) of a team event: whether game points are
+/// the primary score (`FIDE_TEAM_TYPEA_GP`, `..._GP_MP`, ...), with a
+/// warning where the code does not say and is not one tb knows to keep
+/// match points primary (it then keeps them, and says so).
+fn primary_score(code: Option<&str>) -> (bool, Option<String>) {
+    let Some(code) = code.map(str::trim).filter(|c| !c.is_empty()) else {
+        return (false, None);
+    };
+    let up = code.to_ascii_uppercase();
+    // The scores a code names, in order: `_MP_GP` (match points primary,
+    // game points secondary), `_GP_MP`, `_MP`, `_GP`, each possibly
+    // followed by `_BAKU`.
+    let parts: Vec<&str> = up.split('_').collect();
+    match parts.iter().find(|p| **p == "MP" || **p == "GP") {
+        Some(&"GP") => return (true, None),
+        Some(_) => return (false, None),
+        None => {}
+    }
+    // Team codes that name no score: match points are primary (C.07 Art. 13
+    // "the default"), as FIDE's reference engine reads them.
+    const MATCH_POINTS: &[&str] = &[
+        "FIDE_TEAM",
+        "FIDE_TEAM_BAKU",
+        "CUSTOM_TEAM_SWISS",
+        "BERGER_TEAM_ROUNDROBIN",
+        "BERGER_TEAM_DOUBLEROUNDROBIN",
+        "FIDE_TEAM_ROUNDROBIN",
+        "FIDE_TEAM_DOUBLEROUNDROBIN",
+        "CUSTOM_TEAM_ROUNDROBIN",
+        "CUSTOM_TEAM_KNOCKOUT",
+        "FIDE_SCHILLER",
+        "CUSTOM_SCHILLER",
+        "FIDE_SCHEVENINGEN",
+        "FIDE_DOUBLESCHEVENINGEN",
+        "CUSTOM_SCHEVENINGEN",
+    ];
+    if MATCH_POINTS.contains(&up.as_str()) {
+        return (false, None);
+    }
+    (
+        false,
+        Some(format!(
+            "record 192 `{code}` is not a team type tb knows and does not name the primary score \
+(`FIDE_TEAM_TYPEA_MP_GP`, `FIDE_TEAM_TYPEA_GP_MP`, `..._MP`, `..._GP`); match points are taken as primary"
+        )),
+    )
+}
+
+/// Record 192 made game points the primary score: every entry's `points`
+/// become its game points, the event's scoring that of a match in game
+/// points, and the match scoring is kept as `match_win`, `match_draw`,
+/// `match_loss`, with `gp_primary` = 1 (what `fide/unplayed` reads for
+/// the secondary score). Units `mp` and `gp` are unchanged.
+fn make_game_points_primary(
+    event: &mut Event,
+    teams: &[Team],
+    game: Scoring,
+    size: Num,
+    u_gp: crate::model::UnitId,
+) {
+    let times = |a: Num| a.mul(size).unwrap_or(Num::ZERO);
+    let mscore = event.scoring;
+    event.scoring = Scoring {
+        win: times(game.win),
+        draw: times(game.draw),
+        loss: times(game.loss),
+    };
+    event.values.insert("gp_primary".into(), Num::ONE);
+    event.values.insert("match_win".into(), mscore.win);
+    event.values.insert("match_draw".into(), mscore.draw);
+    event.values.insert("match_loss".into(), mscore.loss);
+    for (p, t) in event.participants.iter_mut().zip(teams) {
+        p.recorded_score = t.gp;
+        if let Some(mp) = t.mp {
+            p.values.insert("recorded_mp".into(), mp);
+        }
+        for e in &mut p.entries {
+            if let Some(gp) = e.unit(u_gp) {
+                e.points = gp;
+            }
+        }
+    }
 }
