@@ -684,7 +684,10 @@ fn only_the_ties_the_event_names_are_split_143_4() {
         v.iter().map(|(i, r)| (i.to_string(), *r)).collect()
     };
     assert_eq!(ranks(&st), want(&[("7", 1), ("2", 2), ("1", 3), ("8", 3)]));
-    let st = rank(&ev, &common::shipped_with("ebu/split-tie", &[("qualifying_places", "3")]));
+    let st = rank(
+        &ev,
+        &common::shipped_with("ebu/split-tie", &[("qualifying_places", "3")]),
+    );
     assert_eq!(ranks(&st), want(&[("7", 1), ("2", 2), ("8", 3), ("1", 4)]));
     // Without the event's value: no place named, every tie shared.
     let text = std::fs::read_to_string("examples/bridge-individual.toml")

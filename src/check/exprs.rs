@@ -258,8 +258,10 @@ impl Checker {
         // The places a tied group occupies are known when a step is
         // reached, and only to its condition (EBU 143.4: a tie is split
         // only where it straddles a place that matters).
-        if matches!(builtin, Some(Builtin::FirstPlace) | Some(Builtin::LastPlace))
-            && sc.ctx != Ctx::Condition
+        if matches!(
+            builtin,
+            Some(Builtin::FirstPlace) | Some(Builtin::LastPlace)
+        ) && sc.ctx != Ctx::Condition
         {
             self.err(
                 sc.file,

@@ -263,7 +263,11 @@ impl Evaluator<'_> {
                 Builtin::Event => Value::Event,
                 Builtin::FirstPlace | Builtin::LastPlace => {
                     let (first, last) = env.places.ok_or_else(|| self.no_group(e))?;
-                    let place = if *b == Builtin::FirstPlace { first } else { last };
+                    let place = if *b == Builtin::FirstPlace {
+                        first
+                    } else {
+                        last
+                    };
                     Value::Num(Num::from(place as i64))
                 }
             },

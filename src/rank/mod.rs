@@ -306,7 +306,10 @@ impl Placed {
     /// again at 1 in each field, as the rows are numbered).
     fn first_place(&mut self, blocks: &[Block], event: &Event, p: Pid) -> usize {
         for b in &blocks[self.blocks..] {
-            let f = b.members.first().and_then(|&m| event.participants[m].field());
+            let f = b
+                .members
+                .first()
+                .and_then(|&m| event.participants[m].field());
             if f != self.field {
                 self.field = f;
                 self.count = 0;
