@@ -217,3 +217,25 @@ fn an_imp_scored_pairs_file_is_one_error() {
         assert!(err.contains("its 4 traveller lines"), "{err}");
     }
 }
+
+/// A bridge ruleset that needs a unit the file lacks says so in bridge
+/// words (issue 22, item 6): the USEBIO teams file records VPs and IMPs,
+/// not the total points WBF 1.1(d) and 3.1 iv compare; no list of the
+/// engine's field names.
+#[test]
+fn a_missing_unit_is_named_in_bridge_words() {
+    let o = tb(&[
+        "eval",
+        "wbf/swiss-teams",
+        "tests/fixtures/data/bridge/usebio-teams.xml",
+        "--diagnostics",
+        "plain",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("tb::eval::missing_data"), "{err}");
+    assert!(
+        err.contains("this bridge teams event records VPs (`vp`) and IMPs (`imps`), not total points (`total`)"),
+        "{err}"
+    );
+    assert!(!err.contains("built-in fields are"), "{err}");
+}
