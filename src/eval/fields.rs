@@ -188,10 +188,10 @@ impl Evaluator<'_> {
             };
             let words = |n: &str| unit_words(self.event.sport, n);
             let has = if known.is_empty() {
-                "records no such values".to_string()
+                format!("has no {}", words(name))
             } else {
                 let w: Vec<String> = known.iter().map(|k| words(k)).collect();
-                format!("records {}", w.join(" and "))
+                format!("records {}, not {}", w.join(" and "), words(name))
             };
             let needs = match &d.cite {
                 Some(c) => format!("the ruleset reads it ({c})"),
@@ -207,8 +207,7 @@ impl Evaluator<'_> {
                 format!("this {} event", what.join(" "))
             };
             format!(
-                "{subject} {has}, not {}: {needs}; give it in the data, or use a ruleset that does not need it",
-                words(name)
+                "{subject} {has}: {needs}; give it in the data, or use a ruleset that does not need it"
             )
         } else if known.is_empty() {
             format!(
