@@ -47,6 +47,8 @@ codes! {
     CHECK_MISSING_ARGUMENT = "tb::check::missing_argument";
     /// A step with no direction to go by: no `desc`/`asc` over a value that declares none (an expression, or a metric without `higher/lower is better`), or `reversed` over such a value.
     CHECK_NO_DIRECTION = "tb::check::no_direction";
+    /// `first_place` or `last_place` (the places of a tied group) outside a step's `when`.
+    CHECK_PLACES_OUTSIDE_CONDITION = "tb::check::places_outside_condition";
     /// `param` or `set` with a value that is not a constant number.
     CHECK_PARAM_NOT_CONSTANT = "tb::check::param_not_constant";
     /// An argument without a name after a named one.

@@ -5,7 +5,7 @@
 //! its own, and `verify` compares within fields.
 
 use crate::bridge_support::{example, load_toml};
-use crate::common::{num, order, rank, rank_of, shipped};
+use crate::common::{ebu_every_tie, num, order, rank, rank_of, shipped};
 use tb::diag::{Diag, Source};
 use tb::model::{Event, Stage};
 
@@ -417,7 +417,7 @@ fn two_fields_rank_apart_and_verify_within_fields() {
         }
     }
     let ev = usebio("usebio-pairs.xml");
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     let differ: Vec<&str> = st
         .rows
         .iter()

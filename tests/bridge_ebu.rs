@@ -4,7 +4,7 @@
 use crate::bridge_support;
 use crate::common;
 use bridge_support::*;
-use common::{inline, num, order, rank, shipped, value};
+use common::{ebu_every_tie, inline, num, order, rank, shipped, value};
 use tb::eval::Value;
 use tb::model::Event;
 use tb::rank::Standings;
@@ -63,7 +63,7 @@ round = 3
 games = [ { home = "A", away = "Z", points = [10, 30] } ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "tie_break_points", "A"), num("120"));
 }
 
@@ -106,7 +106,7 @@ round = 3
 games = [ { home = "Z", home_partner = "F3", away = "F4", away_partner = "F5", mp = [20, 0] } ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "score", "X"), num("50"));
     assert_eq!(value(&ev, &rs, "score", "Y"), num("40"));
     assert_eq!(value(&ev, &rs, "score", "Z"), num("30"));
@@ -146,7 +146,7 @@ games = [
 ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "score", "B"), num("19"));
     assert_eq!(value(&ev, &rs, "score", "C"), num("18"));
     assert_eq!(value(&ev, &rs, "tie_break_points", "A"), num("37.5"));
@@ -185,7 +185,7 @@ round = 4
 games = [ { home = "B", away = "A", points = [10, 10] } ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "final_score", "X"), num("40"));
     assert_eq!(value(&ev, &rs, "tbp_score", "X"), num("80"));
     // A met X (80), F (20) and B twice (30 each): 160.
@@ -224,7 +224,7 @@ games = [ { home = "B", away = "C", points = [10, 10] } ]
 byes = [ { id = "A", type = "full", points = 10 } ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "tie_break_points", "A"), num("90"));
 }
 
@@ -416,7 +416,7 @@ games = [ {{ home = "A", away = "F1", points = [12, 8] }}, {{ home = "B", away =
 "#
         )
     };
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     let ev = load_toml(&text("swiss"));
     assert_eq!(value(&ev, &rs, "matches_won", "A"), num("2"));
     assert_eq!(value(&ev, &rs, "matches_won", "B"), num("1"));
@@ -456,7 +456,7 @@ id = "B"
 byes = [ { id = "A", type = "full", points = 12 }, { id = "B", type = "full", points = 10 } ]
 "#,
     );
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "matches_won", "A"), num("1"));
     assert_eq!(value(&ev, &rs, "matches_won", "B"), num("0"));
 }
@@ -477,7 +477,7 @@ fn restart_among_those_still_tied_a_b_c() {
         .balance("B", "30", (1, 1), (1, 1))
         .balance("C", "30", (1, 1), (1, 1));
     let ev = t.load();
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st)[0], "A");
     assert_eq!(decided(&ev, &st, "A"), "Head-to-head");
     let names = |g: &Vec<usize>| {
@@ -521,7 +521,7 @@ fn restart_recomputes_head_to_head_among_the_remaining() {
         .balance("C", "40", (1, 1), (1, 1))
         .balance("D", "40", (1, 1), (1, 1));
     let ev = t.load();
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     let st = rank(&ev, &rs);
     let top: Vec<String> = order(&ev, &st)
         .into_iter()
@@ -548,7 +548,7 @@ fn head_to_head_before_tie_break_points() {
         .balance("A", "25", (1, 1), (1, 1))
         .balance("B", "25", (1, 1), (1, 1));
     let ev = t.load();
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     let st = rank(&ev, &rs);
     assert_eq!(&order(&ev, &st)[..2], ["A", "B"]);
     assert_eq!(decided(&ev, &st, "A"), "Head-to-head");
@@ -563,7 +563,7 @@ fn tie_break_points_when_they_never_met() {
         .m("B", "Y", ("15", "5"), (40, 10), (1000, 1000))
         .m("X", "Y", ("8", "2"), (25, 15), (1000, 1000));
     let ev = t.load();
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     assert_eq!(&order(&ev, &st)[..2], ["A", "B"]);
     assert_eq!(decided(&ev, &st, "A"), "Tie-break points");
     assert!(st
@@ -587,19 +587,14 @@ fn penalty_converted_to_imps_143_5_7() {
         .value("A", "penalty_vp", "1");
     let ev = t.load();
     let check = |rate: &str| {
-        let rs = tb::check::check(
-            crate::files::load_root("ebu/split-tie").unwrap(),
-            &tb::shipped::Shipped,
-            &[(
-                "imps_per_vp".to_string(),
-                tb::num::Num::parse(rate).unwrap(),
-            )],
-        )
-        .unwrap();
+        let rs = common::shipped_with(
+            "ebu/split-tie",
+            &[("imps_per_vp", rate), ("split_every_tie", "1")],
+        );
         let st = rank(&ev, &rs);
         (order(&ev, &st), decided(&ev, &st, "A"))
     };
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "final_score", "A"), num("12"));
     assert_eq!(value(&ev, &rs, "basic_score", "A"), num("9"));
     let (o, d) = check("1");
@@ -614,7 +609,7 @@ fn penalty_converted_to_imps_143_5_7() {
 #[test]
 fn basic_method_is_the_final_method_without_vps() {
     let ev = example("bridge-pairs.toml");
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(value(&ev, &rs, "basic_score", "1"), num("20"));
 }
 
@@ -628,7 +623,7 @@ fn ballot_needs_a_seed() {
     let mut t = Teams::swiss();
     t.m("A", "B", ("10", "10"), (20, 20), (1000, 1000));
     let ev = t.load();
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     let st = rank(&ev, &rs);
     assert_eq!(st.rows[0].rank, 1);
     assert_eq!(st.rows[1].rank, 1);
@@ -654,7 +649,7 @@ fn ballot_needs_a_seed() {
 #[test]
 fn example_individual() {
     let ev = example("bridge-individual.toml");
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     assert_eq!(
         value(&ev, &rs, "tie_break_points", "7"),
         Value::Num(tb::num::Num::ratio(166, 81).unwrap())
@@ -666,4 +661,41 @@ fn example_individual() {
     let st = rank(&ev, &rs);
     assert_eq!(&order(&ev, &st)[..2], ["7", "2"]);
     assert_eq!(decided(&ev, &st, "7"), "Tie-break points");
+}
+
+/// White Book 143.4: which ties are split. The example event names a
+/// trophy for 1st in its data (`prize_places = 1`): Gus and Ben, level on
+/// 37 at places 1-2, are split (tie-break points); Ann and Hal, level on 34
+/// at places 3-4, straddle no named place and share 3rd. Without the event
+/// value every tie is shared; `--param qualifying_places=3` splits the tie
+/// across 3rd (Hal 3rd on tie-break points, Ann 4th).
+#[test]
+fn only_the_ties_the_event_names_are_split_143_4() {
+    let ev = example("bridge-individual.toml");
+    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let ranks = |st: &Standings| -> Vec<(String, usize)> {
+        st.rows
+            .iter()
+            .take(4)
+            .map(|r| (ev.participants[r.pid].id.clone(), r.rank))
+            .collect()
+    };
+    let want = |v: &[(&str, usize)]| -> Vec<(String, usize)> {
+        v.iter().map(|(i, r)| (i.to_string(), *r)).collect()
+    };
+    assert_eq!(ranks(&st), want(&[("7", 1), ("2", 2), ("1", 3), ("8", 3)]));
+    let st = rank(
+        &ev,
+        &common::shipped_with("ebu/split-tie", &[("qualifying_places", "3")]),
+    );
+    assert_eq!(ranks(&st), want(&[("7", 1), ("2", 2), ("8", 3), ("1", 4)]));
+    // Without the event's value: no place named, every tie shared.
+    let text = std::fs::read_to_string("examples/bridge-individual.toml")
+        .unwrap()
+        .replace("values = { prize_places = 1 }\n", "");
+    let plain = load_toml(&text);
+    let st = rank(&plain, &shipped("ebu/split-tie"));
+    assert_eq!((st.rows[0].rank, st.rows[1].rank), (1, 1));
+    assert_eq!(st.rows[2].rank, 3);
+    assert_eq!(st.rows[3].rank, 3);
 }

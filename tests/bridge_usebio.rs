@@ -4,7 +4,7 @@
 //! (ISO-8859-1, with a triangle), and the loader's diagnostics.
 
 use crate::common;
-use common::{order, rank, shipped};
+use common::{ebu_every_tie, order, rank, shipped};
 use tb::diag::Source;
 use tb::model::{Event, Kind, Sport};
 
@@ -48,7 +48,7 @@ fn part<'a>(ev: &'a Event, id: &str) -> &'a tb::model::Participant {
 
 #[test]
 fn every_shipped_file_loads_and_ranks_with_ebu_split_tie() {
-    let rs = shipped("ebu/split-tie");
+    let rs = ebu_every_tie();
     for (name, n) in FILES {
         let ev = load(name);
         assert_eq!(ev.participants.len(), n, "{name}");
@@ -112,7 +112,7 @@ fn a_real_tie_split_by_count_back() {
     let ev = load("usebio-pairs.xml");
     assert_eq!(part(&ev, "1 NS").recorded_rank, Some(10));
     assert_eq!(part(&ev, "13 NS").recorded_rank, Some(10));
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     let o = order(&ev, &st);
     let a = o.iter().position(|x| x == "13 NS").unwrap();
     let b = o.iter().position(|x| x == "1 NS").unwrap();
@@ -146,7 +146,7 @@ fn howell_with_phantom() {
             .count(),
         1
     );
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     let o = order(&ev, &st);
     assert_eq!(&o[7..9], ["5", "9"]);
     assert_eq!(
@@ -180,7 +180,7 @@ fn multi_section_file() {
         .collect();
     assert_eq!(unplayed.len(), 1);
     assert_eq!(unplayed[0].score, tb::num::Num::parse("38.4").unwrap());
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     let b2 = st
         .rows
         .iter()
@@ -217,7 +217,7 @@ fn teams_file() {
     let b = part(&ev, "2");
     assert_eq!(b.entries[0].boards()[1].score, tb::num::Num::int(2));
     assert!(ev.warnings.is_empty(), "{:?}", ev.warnings);
-    let st = rank(&ev, &shipped("ebu/split-tie"));
+    let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st), ["1", "2", "3", "4"]);
     assert_eq!(
         st.rows[0].decided_by.as_ref().unwrap().criterion,

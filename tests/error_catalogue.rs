@@ -321,6 +321,11 @@ fn check_codes() {
         Some("score"),
     );
     expect(
+        check("metric m = first_place\nprocedure p { step m desc }\n"),
+        "tb::check::places_outside_condition",
+        Some("first_place"),
+    );
+    expect(
         check("param k = score\n"),
         "tb::check::param_not_constant",
         Some("score"),

@@ -239,6 +239,8 @@ impl Checker {
             "group" => Some(Builtin::Group),
             "others" => Some(Builtin::Others),
             "event" => Some(Builtin::Event),
+            "first_place" => Some(Builtin::FirstPlace),
+            "last_place" => Some(Builtin::LastPlace),
             _ => None,
         };
         let self_field = match name {
@@ -247,8 +249,29 @@ impl Checker {
         };
         let needs_me = !matches!(
             builtin,
-            Some(Builtin::Group) | Some(Builtin::Others) | Some(Builtin::Event)
+            Some(Builtin::Group)
+                | Some(Builtin::Others)
+                | Some(Builtin::Event)
+                | Some(Builtin::FirstPlace)
+                | Some(Builtin::LastPlace)
         );
+        // The places a tied group occupies are known when a step is
+        // reached, and only to its condition (EBU 143.4: a tie is split
+        // only where it straddles a place that matters).
+        if matches!(
+            builtin,
+            Some(Builtin::FirstPlace) | Some(Builtin::LastPlace)
+        ) && sc.ctx != Ctx::Condition
+        {
+            self.err(
+                sc.file,
+                span,
+                codes::CHECK_PLACES_OUTSIDE_CONDITION,
+                format!("`{name}` is the place of a tied group, known only in a step's `when`"),
+                "outside a condition",
+                "use it in a step's condition, e.g. `step x when first_place <= 3`",
+            );
+        }
         if builtin.is_some() || self_field.is_some() {
             if matches!(builtin, Some(Builtin::Group) | Some(Builtin::Others)) {
                 sc.uses_group = true;

@@ -95,6 +95,7 @@ fn ty(e: &PExpr, types: &[Ty]) -> Ty {
             Builtin::Group | Builtin::Others => Ty::Parts,
             Builtin::Event => Ty::Event,
             Builtin::Sessions => Ty::Unknown,
+            Builtin::FirstPlace | Builtin::LastPlace => Ty::Unknown,
         },
         PKind::Local(s) => types.get(*s).copied().unwrap_or(Ty::Unknown),
         PKind::Field(b, f) => match f.builtin {

@@ -280,7 +280,16 @@ impl Checker {
         }
         // A definition named like a built-in would silently change what
         // `r.points` or `score` mean everywhere; refuse it.
-        const BUILTIN_NAMES: &[&str] = &["me", "rounds", "sessions", "group", "others", "event"];
+        const BUILTIN_NAMES: &[&str] = &[
+            "me",
+            "rounds",
+            "sessions",
+            "group",
+            "others",
+            "event",
+            "first_place",
+            "last_place",
+        ];
         if value
             && (BuiltinField::by_name(&name.name).is_some()
                 || BUILTIN_NAMES.contains(&name.name.as_str()))
@@ -824,7 +833,16 @@ impl Checker {
             return format!("expected {what}; define it, or import the library that does");
         }
         let mut best: Option<(usize, &str)> = None;
-        let builtins = ["me", "rounds", "sessions", "group", "others", "event"];
+        let builtins = [
+            "me",
+            "rounds",
+            "sessions",
+            "group",
+            "others",
+            "event",
+            "first_place",
+            "last_place",
+        ];
         let all = self
             .names
             .keys()

@@ -170,7 +170,46 @@ impl Evaluator<'_> {
 
     fn missing(&self, e: &PExpr, of: &str, name: &str, known: &[String]) -> Box<EvalError> {
         let builtin: Vec<&str> = BuiltinField::ALL.iter().map(|(n, _)| *n).collect();
-        let help = if known.is_empty() {
+        // A value the ruleset declares it reads is no slip for a built-in
+        // field: say, in the sport's words, what the event records instead
+        // and which article needs it, not the list of field names.
+        let declared = self.rs.reads.iter().find(|d| d.name == name);
+        let help = if let Some(d) = declared {
+            let sport = match self.event.sport {
+                crate::model::Sport::Bridge => "bridge",
+                crate::model::Sport::Chess => "chess",
+                crate::model::Sport::Cards => "card-game",
+                crate::model::Sport::Other => "",
+            };
+            let kind = match self.event.kind {
+                crate::model::Kind::Team => "teams",
+                crate::model::Kind::Pair => "pairs",
+                crate::model::Kind::Player => "",
+            };
+            let words = |n: &str| unit_words(self.event.sport, n);
+            let has = if known.is_empty() {
+                format!("has no {}", words(name))
+            } else {
+                let w: Vec<String> = known.iter().map(|k| words(k)).collect();
+                format!("records {}, not {}", w.join(" and "), words(name))
+            };
+            let needs = match &d.cite {
+                Some(c) => format!("the ruleset reads it ({c})"),
+                None => "the ruleset reads it".to_string(),
+            };
+            let what: Vec<&str> = [sport, kind]
+                .into_iter()
+                .filter(|w| !w.is_empty())
+                .collect();
+            let subject = if what.is_empty() {
+                "this event".to_string()
+            } else {
+                format!("this {} event", what.join(" "))
+            };
+            format!(
+                "{subject} {has}: {needs}; give it in the data, or use a ruleset that does not need it"
+            )
+        } else if known.is_empty() {
             format!(
                 "the event's data has no `{name}`; built-in fields are: {}",
                 builtin.join(", ")
@@ -189,6 +228,19 @@ impl Evaluator<'_> {
             &help,
         )
     }
+}
+
+/// A data value's name as the sport says it (`total` in bridge: "total
+/// points (`total`)"); other names as written, in backquotes.
+fn unit_words(sport: crate::model::Sport, name: &str) -> String {
+    let words = match (sport, name) {
+        (crate::model::Sport::Bridge, "total") => "total points",
+        (crate::model::Sport::Bridge, "imps") => "IMPs",
+        (crate::model::Sport::Bridge, "vp") => "VPs",
+        (crate::model::Sport::Bridge, "mp") => "matchpoints",
+        _ => return format!("`{name}`"),
+    };
+    format!("{words} (`{name}`)")
 }
 
 /// A number field of an entry that the entry alone gives (not the running

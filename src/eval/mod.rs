@@ -94,6 +94,9 @@ pub struct Env {
     pub locals: Vec<Value>,
     /// The tied group, for criteria.
     pub group: Option<Arc<Vec<Pid>>>,
+    /// The places the tied group occupies, first and last (a step's
+    /// `when`: `first_place`, `last_place`).
+    pub places: Option<(usize, usize)>,
 }
 
 /// Evaluates a ruleset's expressions over one event.
@@ -354,6 +357,7 @@ pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result
             me: Some(p),
             locals: Vec::new(),
             group: None,
+            places: None,
         };
         return ev.eval(&at, &mut env).map_err(|e| e.to_diag(rs));
     };

@@ -136,6 +136,7 @@ impl Evaluator<'_> {
             me: Some(p),
             locals,
             group,
+            places: None,
         };
         self.budget.depth += 1;
         let v = self.eval(&m.body, &mut env);
@@ -260,6 +261,15 @@ impl Evaluator<'_> {
                     }
                 }
                 Builtin::Event => Value::Event,
+                Builtin::FirstPlace | Builtin::LastPlace => {
+                    let (first, last) = env.places.ok_or_else(|| self.no_group(e))?;
+                    let place = if *b == Builtin::FirstPlace {
+                        first
+                    } else {
+                        last
+                    };
+                    Value::Num(Num::from(place as i64))
+                }
             },
             PKind::Metric(id, target, args) => {
                 let p = match target {

@@ -40,6 +40,7 @@ impl Evaluator<'_> {
             me: Some(me),
             locals: vec![Value::Undef; slots],
             group,
+            places: None,
         };
         let mut path = Vec::new();
         let leaf = self.why(e, &mut env, 0, &mut path)?;
@@ -89,6 +90,7 @@ impl Evaluator<'_> {
                     } else {
                         None
                     },
+                    places: None,
                 };
                 // The step's own metric is the criterion the output names
                 // already; metrics below it are named on the way.
@@ -236,6 +238,7 @@ impl Evaluator<'_> {
                     me: env.me,
                     locals: vec![Value::Undef; m.slots],
                     group: None,
+                    places: None,
                 };
                 let body = &self.rs.metrics[*id].body;
                 let r = self.why_empty(body, &mut sub, depth + 1)?;

@@ -349,6 +349,10 @@ pub enum Builtin {
     Others,
     /// The event.
     Event,
+    /// The best place the tied group occupies (a step's `when` only).
+    FirstPlace,
+    /// The worst place the tied group occupies (a step's `when` only).
+    LastPlace,
 }
 
 /// Aggregates over a generator.

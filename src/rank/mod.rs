@@ -288,6 +288,42 @@ fn field_groups(event: &Event, everyone: Vec<Pid>) -> Vec<Vec<Pid>> {
         .collect()
 }
 
+/// How many participants of the current field the blocks placed so far
+/// hold: the group a task holds comes next in the final order (the best
+/// sub-group is always handled first), so its first place is one more.
+#[derive(Default)]
+struct Placed {
+    /// Blocks counted so far.
+    blocks: usize,
+    /// The field of the last block counted.
+    field: Option<crate::num::Num>,
+    /// Participants placed in that field.
+    count: usize,
+}
+
+impl Placed {
+    /// The first place of the group whose first member is `p` (places start
+    /// again at 1 in each field, as the rows are numbered).
+    fn first_place(&mut self, blocks: &[Block], event: &Event, p: Pid) -> usize {
+        for b in &blocks[self.blocks..] {
+            let f = b
+                .members
+                .first()
+                .and_then(|&m| event.participants[m].field());
+            if f != self.field {
+                self.field = f;
+                self.count = 0;
+            }
+            self.count += b.members.len();
+        }
+        self.blocks = blocks.len();
+        if event.participants[p].field() != self.field {
+            return 1;
+        }
+        self.count + 1
+    }
+}
+
 /// Rank the event with the ruleset's `standings` procedure.
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
     let main = rs.standings.ok_or_else(|| {
@@ -422,6 +458,7 @@ fn standings<'a>(
         .collect();
     let mut applied = 0usize;
     let mut member_steps = 0usize;
+    let mut placed = Placed::default();
     while let Some(task) = stack.pop() {
         applied += 1;
         member_steps += task.group.len();
@@ -461,10 +498,12 @@ fn standings<'a>(
         let shared =
             (step.when.is_some() || step.group_relative).then(|| Arc::new(task.group.clone()));
         if let Some(cond) = &step.when {
+            let first = placed.first_place(&blocks, event, task.group[0]);
             let mut env = Env {
                 me: None,
                 locals: vec![Value::Undef; step.slots],
                 group: shared.clone(),
+                places: Some((first, first + task.group.len() - 1)),
             };
             // A condition the group's data leaves undefined is an error: the
             // step is neither applied nor skipped on a guess.
@@ -507,6 +546,7 @@ fn standings<'a>(
                 } else {
                     None
                 },
+                places: None,
             };
             let v = ev
                 .eval(&step.expr, &mut env)
@@ -689,6 +729,7 @@ fn standings<'a>(
                             me: Some(p),
                             locals: vec![Value::Undef; step.slots],
                             group: None,
+                            places: None,
                         };
                         ev.eval(&step.expr, &mut env).map_err(|e| {
                             step_error(&e, rs, event, c.origin.0, c.origin.1, Some(p))

@@ -174,6 +174,23 @@ pub fn shipped(name: &str) -> Ruleset {
     tb::check::check(src, &tb::shipped::Shipped, &[]).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
+/// Check a shipped ruleset by name with parameters (`--param NAME=VALUE`).
+pub fn shipped_with(name: &str, params: &[(&str, &str)]) -> Ruleset {
+    let src = crate::files::load_root(name).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let params: Vec<(String, tb::num::Num)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), tb::num::Num::parse(v).unwrap()))
+        .collect();
+    tb::check::check(src, &tb::shipped::Shipped, &params)
+        .unwrap_or_else(|d| panic!("{}", d.plain()))
+}
+
+/// `ebu/split-tie` told to split every tie (White Book 143.4 splits only
+/// the ties the event names: the tests of the split-tie steps say so).
+pub fn ebu_every_tie() -> Ruleset {
+    shipped_with("ebu/split-tie", &[("split_every_tie", "1")])
+}
+
 /// Check an inline ruleset (it may import shipped libraries).
 pub fn inline(text: &str) -> Ruleset {
     tb::check::check(Source::new("inline.tb", text), &tb::shipped::Shipped, &[])

@@ -227,7 +227,9 @@ impl<'a> Evaluator<'a> {
             PKind::Local(i) => self.local(cx, *i, blk)?,
             PKind::Builtin(Builtin::Me) => Col::Me,
             PKind::Builtin(Builtin::Event) => Col::Const(Value::Event),
-            PKind::Builtin(Builtin::Group | Builtin::Others) => return Err(self.give_up(e)),
+            PKind::Builtin(
+                Builtin::Group | Builtin::Others | Builtin::FirstPlace | Builtin::LastPlace,
+            ) => return Err(self.give_up(e)),
             PKind::Builtin(Builtin::Rounds | Builtin::Sessions) => self.per_item(e, cx, blk)?,
             PKind::Metric(id, target, args) => self.col_metric(e, *id, target, args, cx, blk)?,
             PKind::Field(base, f) => {
@@ -307,6 +309,7 @@ impl<'a> Evaluator<'a> {
             me: None,
             locals: Vec::with_capacity(locals.len()),
             group: None,
+            places: None,
         };
         let blk = &*blk;
         self.map(blk, dom, |ev, j| {

@@ -34,6 +34,11 @@
 //!   the boards when present. A team with several matches in a round (a
 //!   triangle) has each weigh 1/n.
 //!
+//! - Refused, with one error for the whole file: individual events, and
+//!   pairs events scored by IMPs (`EVENT_TYPE` `BUTLER_PAIRS`,
+//!   `CROSS_IMP_PAIRS`, `CROSS_IMP`, or traveller lines with
+//!   `NS_BUTLER_POINTS`/`NS_CROSS_IMP_POINTS` and no matchpoints).
+//!
 //! The parts: this file parses the XML and builds the event (`build`);
 //! `participants` (pairs and teams, their ids), `travellers` (pairs events:
 //! boards to encounters), `matches` (match-based events).
@@ -416,6 +421,9 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
     let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); recs.len()];
     let mut computed_total = false;
     if matches.is_empty() {
+        if travellers::refuse_imp_pairs(cx, event_node, &event_type) {
+            return None;
+        }
         let mp = ev.unit_id("mp");
         read_travellers(cx, event_node, &recs, &index, &sessions, mp, &mut entries);
         computed_total = true;

@@ -3,6 +3,63 @@
 use super::participants::{unknown, Dir, Index, PRec};
 use super::*;
 
+/// The IMP tags of a Butler or cross-IMP pairs traveller line, and the kind
+/// of event each says.
+const IMP_TAGS: [(&str, &str); 4] = [
+    ("NS_BUTLER_POINTS", "a Butler-scored pairs event"),
+    ("EW_BUTLER_POINTS", "a Butler-scored pairs event"),
+    ("NS_CROSS_IMP_POINTS", "a cross-IMP pairs event"),
+    ("EW_CROSS_IMP_POINTS", "a cross-IMP pairs event"),
+];
+
+/// A pairs event scored by IMPs (Butler, cross-IMP), which tb does not
+/// read: its `EVENT_TYPE` (`BUTLER_PAIRS`, `CROSS_IMP_PAIRS`, `CROSS_IMP`)
+/// or IMP tags on traveller lines that give no matchpoints. One error for
+/// the whole file, with its count of lines: each of hundreds of lines
+/// lacking `NS_MATCH_POINTS` would say the same thing.
+pub(super) fn refuse_imp_pairs(cx: &mut Cx, event_node: Node, event_type: &str) -> bool {
+    let lines: Vec<Node> = event_node
+        .descendants()
+        .filter(|n| is(n, "TRAVELLER_LINE") && !n.ancestors().any(|a| is(&a, "MATCH")))
+        .collect();
+    let by_type = match event_type {
+        "BUTLER_PAIRS" => Some("a Butler-scored pairs event"),
+        "CROSS_IMP_PAIRS" | "CROSS_IMP" => Some("a cross-IMP pairs event"),
+        _ => None,
+    };
+    let tagged = lines.iter().find_map(|l| {
+        IMP_TAGS
+            .iter()
+            .find(|(t, _)| child(*l, t).is_some())
+            .map(|&(t, k)| (*l, t, k))
+    });
+    let without_mp = lines
+        .iter()
+        .filter(|l| child(**l, "NS_MATCH_POINTS").is_none())
+        .count();
+    if without_mp == 0 || (by_type.is_none() && tagged.is_none()) {
+        return false;
+    }
+    let kind = by_type.or(tagged.map(|t| t.2)).unwrap_or_default();
+    let how = match (event_type.is_empty(), by_type) {
+        (false, Some(_)) => format!(" (EVENT_TYPE {event_type})"),
+        _ => String::new(),
+    };
+    let tag = tagged.map_or(String::new(), |t| format!(" (<{}>)", t.1));
+    let node = tagged.map_or(event_node, |t| t.0);
+    cx.err(
+        UNSUPPORTED,
+        node,
+        format!(
+            "this USEBIO file is {kind}{how}: its {} traveller line{} score the boards in IMPs{tag}, and {without_mp} give no matchpoints (<NS_MATCH_POINTS>)",
+            lines.len(),
+            if lines.len() == 1 { "" } else { "s" },
+        ),
+        "tb reads matchpointed pairs events and match-based teams and Swiss events from USEBIO, not IMP-scored pairs (Butler, cross-IMP) yet; write the event in tb's native format (docs/data-format.md)",
+    );
+    true
+}
+
 /// Pairs events: traveller lines grouped into encounters.
 pub(super) fn read_travellers(
     cx: &mut Cx,
