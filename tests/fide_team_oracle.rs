@@ -96,6 +96,24 @@ fn compare(trf: &Path, json_path: &Path) -> (usize, usize, Vec<String>) {
     (compared, agreed, failures)
 }
 
+/// Compare every (event, oracle JSON) pair; fails listing every value
+/// that differs. Returns how many values and ranks were compared.
+fn agree_all(pairs: &[(PathBuf, PathBuf)]) -> usize {
+    let (mut compared, mut failures) = (0, Vec::new());
+    for (trf, json) in pairs {
+        let (c, _, mut f) = compare(trf, json);
+        compared += c;
+        failures.append(&mut f);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    compared
+}
+
 #[test]
 fn team_codes_agree_with_gacrux_in_both_editions() {
     let mut pairs = Vec::new();
@@ -114,21 +132,7 @@ fn team_codes_agree_with_gacrux_in_both_editions() {
             }
         }
     }
-    let (mut compared, mut agreed, mut failures) = (0, 0, Vec::new());
-    for (trf, json) in &pairs {
-        let (c, a, mut f) = compare(trf, json);
-        compared += c;
-        agreed += a;
-        failures.append(&mut f);
-    }
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert_eq!(agreed, compared);
-    assert_eq!(compared, 2208, "values compared");
+    assert_eq!(agree_all(&pairs), 2208, "values compared");
 }
 
 /// Issue 22: record 192 making game points primary (`FIDE_TEAM_TYPEA_GP_MP`:
@@ -139,26 +143,16 @@ fn team_codes_agree_with_gacrux_in_both_editions() {
 #[test]
 fn record_192_and_forfeited_matches_agree_with_gacrux() {
     let dir = root().join("tests/fixtures/fide_team");
-    let (mut compared, mut agreed, mut failures) = (0, 0, Vec::new());
+    let mut pairs = Vec::new();
     for ev in ["team_gp_primary", "team_forfeited_match"] {
         for e in ["2024", "2026"] {
-            let (c, a, mut f) = compare(
-                &dir.join(format!("{ev}.trf")),
-                &dir.join(format!("{ev}.all.{e}.json")),
-            );
-            compared += c;
-            agreed += a;
-            failures.append(&mut f);
+            pairs.push((
+                dir.join(format!("{ev}.trf")),
+                dir.join(format!("{ev}.all.{e}.json")),
+            ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert_eq!(agreed, compared);
-    assert_eq!(compared, 4 * 4 * 22, "values compared");
+    assert_eq!(agree_all(&pairs), 4 * 4 * 22, "values compared");
 }
 
 /// The TRF-26 team sample loads as a team event with its own 202 list; its
@@ -237,17 +231,6 @@ fn extended_direct_encounter_keeps_the_score_that_separated() {
         4 * 6 * 2,
         "4 events × 6 EDE codes × 2 editions"
     );
-    let (mut compared, mut failures) = (0, Vec::new());
-    for (trf, json) in &pairs {
-        let (c, _, mut f) = compare(trf, json);
-        compared += c;
-        failures.append(&mut f);
-    }
+    let compared = agree_all(&pairs);
     eprintln!("EDE readings: {compared} values and ranks compared");
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }

@@ -39,6 +39,19 @@ pub const MAX_FILES: usize = 256;
 /// Errors reported at once (the rest are counted).
 pub const MAX_ERRORS: usize = 100;
 
+/// The names the language itself gives a meaning (besides the built-in
+/// fields): a definition may not take one, and every did-you-mean offers them.
+const BUILTIN_NAMES: &[&str] = &[
+    "me",
+    "rounds",
+    "sessions",
+    "group",
+    "others",
+    "event",
+    "first_place",
+    "last_place",
+];
+
 /// Finds the text of an imported file, or of a table's data file: the
 /// caller decides where files come from ([`crate::shipped::Shipped`] for
 /// the embedded rulesets and their data; the command line adds files on
@@ -280,16 +293,6 @@ impl Checker {
         }
         // A definition named like a built-in would silently change what
         // `r.points` or `score` mean everywhere; refuse it.
-        const BUILTIN_NAMES: &[&str] = &[
-            "me",
-            "rounds",
-            "sessions",
-            "group",
-            "others",
-            "event",
-            "first_place",
-            "last_place",
-        ];
         if value
             && (BuiltinField::by_name(&name.name).is_some()
                 || BUILTIN_NAMES.contains(&name.name.as_str()))
@@ -833,21 +836,11 @@ impl Checker {
             return format!("expected {what}; define it, or import the library that does");
         }
         let mut best: Option<(usize, &str)> = None;
-        let builtins = [
-            "me",
-            "rounds",
-            "sessions",
-            "group",
-            "others",
-            "event",
-            "first_place",
-            "last_place",
-        ];
         let all = self
             .names
             .keys()
             .map(|s| s.as_str())
-            .chain(builtins.iter().copied());
+            .chain(BUILTIN_NAMES.iter().copied());
         for cand in all {
             let d = crate::text::edit_distance(name, cand);
             // Equally near names: the first in alphabetical order, so the
