@@ -47,6 +47,7 @@ mod lines;
 mod players;
 mod results;
 mod team;
+pub mod write;
 
 use header::{detect_system, ByeRec, Points};
 use lines::{content, parse_u32, shown, split_lines, tokens, Cols, Line};
