@@ -177,8 +177,11 @@ enum Cmd {
         #[arg(long, short)]
         verbose: bool,
     },
-    /// Compare the computed ranking with the one recorded in the data;
-    /// each difference names the step where the two orders part.
+    /// Compare the computed ranking with the one recorded in the data.
+    ///
+    /// Each difference is followed by its cause: the step at which the
+    /// computed order and the recorded one part, with both participants'
+    /// values there.
     #[command(after_help = "Example:\n  tb verify fide/swiss tournament.trf")]
     Verify {
         /// The ruleset (optional, as for `eval`) and the event, whose rank
@@ -217,17 +220,21 @@ enum Cmd {
         all: bool,
     },
     // --- `show`, `doc`, `completions`, `man` (issue #17; bodies in src/cli/).
-    /// Print the text of a shipped ruleset or library (`tb list --all`
-    /// names them), to read it or to start a ruleset of your own from it.
+    /// Print a shipped ruleset or library (`tb list --all` names them).
+    ///
+    /// Its text as shipped: to read it, or to start a ruleset of your own
+    /// from it.
     #[command(after_help = "Examples:\n  tb show fide/swiss\n  tb show fide/lib > fide-lib.tb")]
     Show {
         /// A shipped name (`fide/swiss`, `fide/lib`), or a shipped table's
         /// data file (`fide/rating-difference.txt`).
         name: String,
     },
-    /// Write a ruleset out as a readable regulation: its procedures in
-    /// order, each step with its label, documentation, direction and
-    /// article, then the definitions the steps use.
+    /// Write a ruleset out as a readable regulation (Markdown or HTML).
+    ///
+    /// Its procedures in order, each step with its label, documentation,
+    /// direction and article, then the definitions the steps use with
+    /// theirs: what a federation publishes next to its .tb file.
     #[command(
         after_help = "Examples:\n  tb doc fide/swiss\n  tb doc my-club.tb --format html > my-club.html"
     )]
@@ -238,8 +245,9 @@ enum Cmd {
         #[arg(long, short, value_enum, default_value_t = cli::doc::DocFormat::Markdown)]
         format: cli::doc::DocFormat,
     },
-    /// Print a shell completion script (generated from this command line's
-    /// definition).
+    /// Print a shell completion script.
+    ///
+    /// Generated from the command line's own definition, as `--help` is.
     #[command(
         after_help = "Examples:\n  tb completions bash > /etc/bash_completion.d/tb\n  tb completions zsh > ~/.zfunc/_tb"
     )]
@@ -247,7 +255,7 @@ enum Cmd {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page, in roff (`tb man | man -l -`).
+    /// Print the manual page (roff: `tb man | man -l -`).
     #[command(after_help = "Example:\n  tb man > /usr/local/share/man/man1/tb.1")]
     Man,
 }

@@ -185,6 +185,42 @@ fn verify_names_the_step_where_the_orders_part() {
     );
 }
 
+/// The README's `verify` and `doc` examples are what the binary prints.
+#[test]
+fn readme_examples_of_verify_and_doc() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let block = |start: &str| -> Vec<String> {
+        let at = readme
+            .find(start)
+            .unwrap_or_else(|| panic!("README has {start}"));
+        readme[at + start.len()..]
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("```") && !l.starts_with("$ "))
+            .filter(|l| *l != "...")
+            .map(str::to_string)
+            .collect()
+    };
+    let (_, out, _) = tb(&[
+        "verify",
+        "fide/swiss",
+        "tests/fixtures/data/chess/tec_swiss_de.trf",
+    ]);
+    for line in block("$ tb verify fide/swiss tests/fixtures/data/chess/tec_swiss_de.trf") {
+        assert!(
+            out.contains(&format!("{line}\n")),
+            "README line not printed: {line:?}\n{out}"
+        );
+    }
+    let (_, out, _) = tb(&["doc", "fide/swiss"]);
+    for line in block("$ tb doc fide/swiss") {
+        assert!(
+            out.contains(&format!("{line}\n")),
+            "README line not printed: {line:?}\n{out}"
+        );
+    }
+}
+
 #[test]
 fn ruleset_tests_print_the_cause_as_verify_does() {
     let dir = scratch("test-cause");

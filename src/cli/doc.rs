@@ -225,7 +225,7 @@ fn handoff(rs: &Ruleset, then: &PHandoff) -> Option<String> {
         PHandoff::BySize(cases, other) => {
             let mut parts: Vec<String> = cases
                 .iter()
-                .map(|(n, a)| format!("{n} still tied go to {}", action(a)))
+                .map(|(n, a)| format!("a group of {n} still tied goes to {}", action(a)))
                 .collect();
             parts.push(format!("any other group still tied to {}", action(other)));
             Some(parts.join(", "))
@@ -414,7 +414,9 @@ impl Writer for Markdown {
         }
     }
     fn list_end(&mut self) {
-        self.0.push('\n');
+        if !self.0.ends_with("\n\n") {
+            self.0.push('\n');
+        }
     }
     fn finish(self: Box<Self>) -> String {
         let mut s = self.0;
