@@ -470,31 +470,6 @@ fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag
     tb::check::check(root, &cli::files::DiskResolver, &overrides)
 }
 
-/// `tb eval DATA RULESET`: the data file where the ruleset goes and a
-/// ruleset name where the data goes. Said in those words, before either is
-/// read as the other.
-fn swapped(ruleset: &str, data: &str) -> Result<(), Diag> {
-    let is_data = |p: &str| {
-        let lower = p.to_ascii_lowercase();
-        [".toml", ".json", ".trf", ".txt", ".csv", ".xml"]
-            .iter()
-            .any(|e| lower.ends_with(e))
-            && std::path::Path::new(p).is_file()
-    };
-    let is_ruleset = |p: &str| {
-        !std::path::Path::new(p).exists()
-            && (tb::shipped::source(p).is_some() || p.ends_with(".tb"))
-    };
-    if is_data(ruleset) && is_ruleset(data) {
-        return Err(Diag::error(
-            codes::CLI_USAGE,
-            format!("`{ruleset}` is a data file and `{data}` a ruleset: the two are the wrong way round"),
-        )
-        .with_help(format!("the ruleset comes first: tb eval {data} {ruleset}")));
-    }
-    Ok(())
-}
-
 /// Largest data file read.
 const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 
@@ -647,7 +622,7 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
     }
     if loaded.is_none() {
         if let Some(r) = &ruleset {
-            swapped(r, &data)?;
+            cli::roles::swapped(r, &data)?;
         }
         cli::roles::missing_data(&a.files)?;
     }
@@ -944,22 +919,17 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Completions { shell } => {
-            let mut text = Vec::new();
-            clap_complete::generate(
-                shell,
-                &mut <Cli as clap::CommandFactory>::command(),
-                "tb",
-                &mut text,
+            out!(
+                "{}",
+                cli::manual::completions(shell, <Cli as clap::CommandFactory>::command())
             );
-            out!("{}", String::from_utf8_lossy(&text));
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Man => {
-            let mut text = Vec::new();
-            // Rendering into memory cannot fail.
-            let _ =
-                clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut text);
-            out!("{}", String::from_utf8_lossy(&text));
+            out!(
+                "{}",
+                cli::manual::man(<Cli as clap::CommandFactory>::command())
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

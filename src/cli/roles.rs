@@ -3,7 +3,8 @@
 //! forgotten argument is named, not just reported as a file not found.
 //!
 //! In: the positional arguments (`[RULESET] DATA`). Out: a diagnostic
-//! (`tb::load::io`) when the data file does not exist, else nothing.
+//! when they are the wrong way round (`tb::cli::usage`, [`swapped`]) or
+//! the data file does not exist (`tb::load::io`, [`missing_data`]).
 
 use std::path::Path;
 use tb::codes;
@@ -47,4 +48,29 @@ pub fn missing_data(files: &[String]) -> Result<(), Diag> {
             "`{r}` was read as the ruleset and `{data}`, the second argument, as the event: give the path of {kinds}"
         )),
     }
+}
+
+/// `tb eval DATA RULESET`: the data file where the ruleset goes and a
+/// ruleset name where the data goes. Said in those words, before either is
+/// read as the other.
+pub fn swapped(ruleset: &str, data: &str) -> Result<(), Diag> {
+    let is_data = |p: &str| {
+        let lower = p.to_ascii_lowercase();
+        [".toml", ".json", ".trf", ".txt", ".csv", ".xml"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+            && std::path::Path::new(p).is_file()
+    };
+    let is_ruleset = |p: &str| {
+        !std::path::Path::new(p).exists()
+            && (tb::shipped::source(p).is_some() || p.ends_with(".tb"))
+    };
+    if is_data(ruleset) && is_ruleset(data) {
+        return Err(Diag::error(
+            codes::CLI_USAGE,
+            format!("`{ruleset}` is a data file and `{data}` a ruleset: the two are the wrong way round"),
+        )
+        .with_help(format!("the ruleset comes first: tb eval {data} {ruleset}")));
+    }
+    Ok(())
 }
