@@ -777,7 +777,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             let st = p.rank(seed, style)?;
             if let Some(out) = &write_trf {
                 let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
-                eprintln!("{note}");
+                // Standard error carries only JSON objects with `--diagnostics json`.
+                if !matches!(style, DiagStyle::Json) {
+                    eprintln!("{note}");
+                }
             }
             out!(
                 "{}",

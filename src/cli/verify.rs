@@ -59,12 +59,17 @@ pub fn cause(
 ) -> Option<String> {
     let rank_of = |p: Pid| st.rows.iter().find(|r| r.pid == p).map(|r| r.rank);
     let here = rank_of(pid)?;
+    // Ranks are compared within a field (a two-winner bridge movement
+    // ranks North-South and East-West apart).
+    let field = event.participants[pid].field();
+    let others = || {
+        st.rows
+            .iter()
+            .filter(move |r| r.pid != pid && event.participants[r.pid].field() == field)
+    };
     // The participants whose order with `pid` the record reverses (or
     // makes level, or unmakes level).
-    let mut partners: Vec<(Pid, usize)> = st
-        .rows
-        .iter()
-        .filter(|r| r.pid != pid)
+    let mut partners: Vec<(Pid, usize)> = others()
         .filter_map(|r| {
             let theirs = recorded(r.pid)?;
             (here.cmp(&r.rank) != rec.cmp(&theirs)).then_some((r.pid, r.rank))
@@ -73,10 +78,7 @@ pub fn cause(
     if partners.is_empty() {
         // Only this participant's rank is known (a ruleset test expecting
         // one rank): those it passed, or that passed it, on the way.
-        partners = st
-            .rows
-            .iter()
-            .filter(|r| r.pid != pid)
+        partners = others()
             .filter(|r| {
                 if here > rec {
                     r.rank >= rec && r.rank < here
