@@ -95,6 +95,10 @@ codes! {
     CLI_UNKNOWN_ID = "tb::cli::unknown_id";
     /// Options that do not go together (a ruleset and `--tiebreaks`; `--edition` for a non-FIDE ruleset).
     CLI_USAGE = "tb::cli::usage";
+    /// `tb eval --write-trf OUT`: OUT cannot be written (or the input cannot be read again). Exit code 3.
+    CLI_WRITE_FAILED = "tb::cli::write_failed";
+    /// `tb eval --write-trf OUT` refused: the event is not a TRF file (or came from standard input), OUT is the input file, a rank does not fit the rank column, or a team file has only `013` records (no rank column). Exit code 2.
+    CLI_WRITE_TRF = "tb::cli::write_trf";
     /// Data the ranking reads on some but not all: a unit on some played games only, board results on some played games only, a participant value without a declared default that some participants lack; names the participants and rounds. Byes and unplayed rounds are exempt.
     DATA_PARTIAL_DATA = "tb::data::partial_data";
     /// A warning: a native file's participant value no loaded ruleset file declares (with a did-you-mean), or an event value or game unit that looks like a misspelling of a declared one. Units and event values the ruleset just does not use are not reported.

@@ -135,6 +135,9 @@ enum Color {
 #[derive(Subcommand)]
 enum Cmd {
     /// Rank an event: print the standings and what decided each tie.
+    #[command(
+        after_help = "Examples:\n  tb eval fide/swiss examples/chess-swiss.toml\n  tb eval --tiebreaks PTS,BH/C1,BH,SB event.trf --format html > standings.html\n  tb eval fide/swiss event.trf --write-trf ranked.trf"
+    )]
     Eval {
         #[command(flatten)]
         rules: RulesArgs,
@@ -144,8 +147,15 @@ enum Cmd {
         /// Seed for drawing of lots (without it, lots are reported unresolved).
         #[arg(long)]
         seed: Option<u64>,
+        /// Also write the input TRF file with the computed ranks in its rank
+        /// column (every other byte as it was), for the rating report.
+        #[arg(long, value_name = "OUT.trf")]
+        write_trf: Option<String>,
     },
     /// Show, step by step, how ties were broken (all ties, or those of the given ids).
+    #[command(
+        after_help = "Example:\n  tb explain cards/swiss examples/cards-swiss.toml --ids fay,gus"
+    )]
     Explain {
         #[command(flatten)]
         rules: RulesArgs,
@@ -157,6 +167,7 @@ enum Cmd {
         seed: Option<u64>,
     },
     /// Check rulesets and report every error at once.
+    #[command(after_help = "Example:\n  tb check --verbose fide/swiss my-club.tb")]
     Check {
         /// Shipped names or paths.
         #[arg(required = true)]
@@ -167,6 +178,11 @@ enum Cmd {
         verbose: bool,
     },
     /// Compare the computed ranking with the one recorded in the data.
+    ///
+    /// Each difference is followed by its cause: the step at which the
+    /// computed order and the recorded one part, with both participants'
+    /// values there.
+    #[command(after_help = "Example:\n  tb verify fide/swiss tournament.trf")]
     Verify {
         /// The ruleset (optional, as for `eval`) and the event, whose rank
         /// column / places are compared.
@@ -176,6 +192,7 @@ enum Cmd {
     /// Run ruleset tests: `*.test.toml` files (folders are searched), each
     /// naming a ruleset, an event and the standings expected; differences
     /// are printed as `verify` prints them (exit 4).
+    #[command(after_help = "Example:\n  tb test rulesets/")]
     Test {
         /// Test files, or folders to search for `*.test.toml` files.
         #[arg(required = true, value_name = "PATH")]
@@ -183,6 +200,7 @@ enum Cmd {
     },
     /// Format .tb files the one canonical way, in place (lists the files
     /// changed).
+    #[command(after_help = "Examples:\n  tb fmt my-club.tb\n  tb fmt --check rulesets/")]
     Fmt {
         /// Files, or folders (every .tb file in them); `-` formats standard
         /// input to standard output.
@@ -194,12 +212,52 @@ enum Cmd {
         check: bool,
     },
     /// List the shipped rulesets and the documents they implement.
+    #[command(after_help = "Example:\n  tb list --all")]
     List {
         /// Also the libraries rulesets import, with how many metrics and
         /// short codes each defines.
         #[arg(long)]
         all: bool,
     },
+    // --- `show`, `doc`, `completions`, `man` (issue #17; bodies in src/cli/).
+    /// Print a shipped ruleset or library (`tb list --all` names them).
+    ///
+    /// Its text as shipped: to read it, or to start a ruleset of your own
+    /// from it.
+    #[command(after_help = "Examples:\n  tb show fide/swiss\n  tb show fide/lib > fide-lib.tb")]
+    Show {
+        /// A shipped name (`fide/swiss`, `fide/lib`), or a shipped table's
+        /// data file (`fide/rating-difference.txt`).
+        name: String,
+    },
+    /// Write a ruleset out as a readable regulation (Markdown or HTML).
+    ///
+    /// Its procedures in order, each step with its label, documentation,
+    /// direction and article, then the definitions the steps use with
+    /// theirs: what a federation publishes next to its .tb file.
+    #[command(
+        after_help = "Examples:\n  tb doc fide/swiss\n  tb doc my-club.tb --format html > my-club.html"
+    )]
+    Doc {
+        /// A shipped ruleset or library, or a .tb file.
+        ruleset: String,
+        /// Output format.
+        #[arg(long, short, value_enum, default_value_t = cli::doc::DocFormat::Markdown)]
+        format: cli::doc::DocFormat,
+    },
+    /// Print a shell completion script.
+    ///
+    /// Generated from the command line's own definition, as `--help` is.
+    #[command(
+        after_help = "Examples:\n  tb completions bash > /etc/bash_completion.d/tb\n  tb completions zsh > ~/.zfunc/_tb"
+    )]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff: `tb man | man -l -`).
+    #[command(after_help = "Example:\n  tb man > /usr/local/share/man/man1/tb.1")]
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -246,6 +304,7 @@ const USAGE: &[&str] = &[
     codes::CLI_BAD_PARAM,
     codes::CLI_NO_RULESET,
     codes::CLI_UNKNOWN_ID,
+    codes::CLI_WRITE_TRF,
 ];
 
 /// The summary of warnings that `--strict` turned into errors.
@@ -411,31 +470,6 @@ fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag
     tb::check::check(root, &cli::files::DiskResolver, &overrides)
 }
 
-/// `tb eval DATA RULESET`: the data file where the ruleset goes and a
-/// ruleset name where the data goes. Said in those words, before either is
-/// read as the other.
-fn swapped(ruleset: &str, data: &str) -> Result<(), Diag> {
-    let is_data = |p: &str| {
-        let lower = p.to_ascii_lowercase();
-        [".toml", ".json", ".trf", ".txt", ".csv", ".xml"]
-            .iter()
-            .any(|e| lower.ends_with(e))
-            && std::path::Path::new(p).is_file()
-    };
-    let is_ruleset = |p: &str| {
-        !std::path::Path::new(p).exists()
-            && (tb::shipped::source(p).is_some() || p.ends_with(".tb"))
-    };
-    if is_data(ruleset) && is_ruleset(data) {
-        return Err(Diag::error(
-            codes::CLI_USAGE,
-            format!("`{ruleset}` is a data file and `{data}` a ruleset: the two are the wrong way round"),
-        )
-        .with_help(format!("the ruleset comes first: tb eval {data} {ruleset}")));
-    }
-    Ok(())
-}
-
 /// Largest data file read.
 const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 
@@ -588,8 +622,9 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
     }
     if loaded.is_none() {
         if let Some(r) = &ruleset {
-            swapped(r, &data)?;
+            cli::roles::swapped(r, &data)?;
         }
+        cli::roles::missing_data(&a.files)?;
     }
     let mut event = match loaded {
         Some(event) => event,
@@ -732,10 +767,21 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             rules,
             format,
             seed,
+            write_trf,
         } => {
+            if let (Some(out), Some(data)) = (&write_trf, rules.files.last()) {
+                cli::trf_out::accepts(data, out)?;
+            }
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style)?;
+            if let Some(out) = &write_trf {
+                let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
+                // Standard error carries only JSON objects with `--diagnostics json`.
+                if !matches!(style, DiagStyle::Json) {
+                    eprintln!("{note}");
+                }
+            }
             out!(
                 "{}",
                 tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
@@ -802,23 +848,16 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             warnings(&p.event.warnings, p.strict, style)?;
             let (event, data) = (&p.event, &p.data);
             let st = p.rank(None, style)?;
-            let mut diffs = 0;
-            let mut compared = 0;
-            for row in &st.rows {
-                let p = &event.participants[row.pid];
-                if let Some(rec) = p.recorded_rank {
-                    compared += 1;
-                    if rec as usize != row.rank {
-                        diffs += 1;
-                        outln!(
-                            "{} ({}): recorded rank {rec}, computed {}",
-                            p.name,
-                            p.id,
-                            row.rank
-                        );
-                    }
+            // Each difference with its cause (src/cli/verify.rs).
+            let recorded = |pid: usize| event.participants[pid].recorded_rank.map(|r| r as usize);
+            let (compared, list) = cli::verify::differences(event, &st, &recorded);
+            for d in &list {
+                outln!("{}", d.line);
+                if let Some(c) = &d.cause {
+                    outln!("  {c}");
                 }
             }
+            let diffs = list.len();
             if compared == 0 {
                 return Err(Diag::error(
                     codes::VERIFY_NO_RANKS,
@@ -854,7 +893,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
             if all {
                 outln!("");
-                outln!("Libraries (`import \"NAME\"` from any file; `tb check NAME --verbose` shows their definitions):");
+                outln!("Libraries (`import \"NAME\"` from any file; `tb show NAME` prints one, `tb doc NAME` documents its definitions):");
                 for name in tb::shipped::libraries() {
                     let Some(src) = tb::shipped::source(name) else {
                         continue;
@@ -871,6 +910,29 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                     );
                 }
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Show { name } => {
+            out!("{}", cli::doc::show(&name)?);
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Doc { ruleset, format } => {
+            let rs = load_ruleset(&ruleset, &[])?;
+            outln!("{}", cli::doc::render(&ruleset, &rs, format));
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Completions { shell } => {
+            out!(
+                "{}",
+                cli::manual::completions(shell, <Cli as clap::CommandFactory>::command())
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Man => {
+            out!(
+                "{}",
+                cli::manual::man(<Cli as clap::CommandFactory>::command())
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

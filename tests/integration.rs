@@ -26,6 +26,7 @@ mod bridge_wbf_round_robin;
 mod bridge_wbf_swiss;
 mod builtins_readme;
 mod cli;
+mod cli_commands;
 mod cli_diagnostics;
 mod columnar;
 mod data_reads;

@@ -751,7 +751,54 @@ fn cases() -> Vec<Case> {
     gacrux(&mut out);
     data(&mut out);
     errors(&mut out);
+    commands(&mut out);
     out
+}
+
+/// The commands of issue #17: `show`, `doc`, `completions`, `man`, their
+/// help, their mistakes, `--write-trf` refused, and what a missing data
+/// file's arguments were read as (`verify`'s causes are in the verify
+/// cases above; the written TRF in tests/cli_commands.rs).
+fn commands(out: &mut Vec<Case>) {
+    let here: &[(&str, &str)] = &[
+        ("show__fide_swiss", "show fide/swiss"),
+        ("show__cards_lib", "show cards/lib"),
+        (
+            "show__fide_rating-difference_txt",
+            "show fide/rating-difference.txt",
+        ),
+        ("error__show_misspelt", "show fide/swis"),
+        ("error__show_folder_left_out", "show swiss"),
+        ("doc__fide_swiss", "doc fide/swiss"),
+        ("doc__fide_swiss__html", "doc fide/swiss --format html"),
+        ("doc__fide_team-swiss", "doc fide/team-swiss"),
+        ("doc__cards_swiss", "doc cards/swiss"),
+        ("doc__wbf_swiss-teams", "doc wbf/swiss-teams"),
+        ("doc__ebu_split-tie", "doc ebu/split-tie"),
+        ("error__doc_misspelt", "doc fide/swis"),
+        ("list__all", "list --all"),
+        ("completions__bash", "completions bash"),
+        ("man", "man"),
+        (
+            "error__write_trf_not_trf",
+            "eval fide/swiss examples/chess-swiss.toml --write-trf out.trf",
+        ),
+        ("error__missing_data__one_argument", "eval fide/swiss"),
+        (
+            "error__missing_data__ruleset_second",
+            "eval no-such-file.trf fide/swiss",
+        ),
+        (
+            "error__missing_data__only_argument",
+            "verify no-such-file.trf",
+        ),
+    ];
+    for (name, line) in here {
+        out.push(case(name.to_string(), &words(line)));
+    }
+    for sub in ["show", "doc", "completions", "man", "test", "fmt"] {
+        out.push(case(format!("help__{sub}"), &[sub, "--help"]));
+    }
 }
 
 fn run(case: &Case, tmp: &Path) -> Run {

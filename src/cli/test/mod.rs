@@ -67,7 +67,8 @@ pub fn run(paths: &[String]) -> (String, Result<ExitCode, Diag>) {
                     failed += 1;
                     let _ = writeln!(out, "  FAIL  {}", case.name);
                     for d in &diffs {
-                        let _ = writeln!(out, "        {d}");
+                        // A rank's cause on the next line, as `verify` prints it.
+                        let _ = writeln!(out, "        {}", d.replace('\n', "\n          "));
                     }
                     let _ = writeln!(out, "        {compared} compared, {} differ", diffs.len());
                 }
@@ -237,10 +238,23 @@ fn run_case(source: &Source, dir: &Path, case: &Case) -> Result<(usize, Vec<Stri
     let p = prepare_event(&args, loaded).map_err(|d| in_case(d, source, case))?;
     let mut st = tb::rank::rank(&p.event, &p.rs, &tb::rank::Options::default())?;
     tb::rank::places::apply(&mut st, &p.rs);
+    // The ranks the case expects, for the cause of a difference (the step
+    // that parts the expected order from the computed one).
+    let expected: std::collections::HashMap<usize, usize> = case
+        .expect
+        .iter()
+        .filter_map(|e| {
+            Some((
+                participant(source, &e.who, &p.event).ok()?,
+                e.rank.as_ref()?.v,
+            ))
+        })
+        .collect();
+    let expected = |pid: usize| expected.get(&pid).copied();
     let mut compared = 0;
     let mut diffs = Vec::new();
     for e in &case.expect {
-        compared += compare(source, e, &p.event, &p.rs, &st, &mut diffs)?;
+        compared += compare(source, e, &p.event, &p.rs, &st, &expected, &mut diffs)?;
     }
     Ok((compared, diffs))
 }
@@ -268,6 +282,7 @@ fn compare(
     event: &Event,
     rs: &tb::plan::Ruleset,
     st: &Standings,
+    expected: &dyn Fn(usize) -> Option<usize>,
     diffs: &mut Vec<String>,
 ) -> Result<usize, Diag> {
     let pid = participant(source, &e.who, event)?;
@@ -282,8 +297,10 @@ fn compare(
     if let Some(rank) = &e.rank {
         compared += 1;
         if rank.v != row.rank {
+            let cause = crate::cli::verify::cause(event, st, pid, rank.v, expected)
+                .map_or(String::new(), |c| format!("\n  {c}"));
             diffs.push(format!(
-                "{who}: expected rank {}, computed {}",
+                "{who}: expected rank {}, computed {}{cause}",
                 rank.v, row.rank
             ));
         }

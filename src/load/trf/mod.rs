@@ -35,7 +35,8 @@
 //! (`Loader::run` and its steps); `lines` (lines and columns), `players`
 //! (`001` lines and their round blocks), `header` (records `162`, `240`,
 //! the system), `results` (every player's entries, both sides of each game
-//! checked), `team` (team events from the players' games).
+//! checked), `team` (team events from the players' games), and `write`
+//! (the file written back with computed ranks, `tb eval --write-trf`).
 
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
@@ -47,6 +48,7 @@ mod lines;
 mod players;
 mod results;
 mod team;
+pub mod write;
 
 use header::{detect_system, ByeRec, Points};
 use lines::{content, parse_u32, shown, split_lines, tokens, Cols, Line};

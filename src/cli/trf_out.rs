@@ -1,0 +1,92 @@
+//! `tb eval ... --write-trf OUT.trf`: the input TRF file written again with
+//! the computed ranks in its rank column, for the rating report. The bytes
+//! are rewritten by `tb::load::trf::write` (beside the TRF loader, which
+//! owns the layout); this module checks the request, reads the input's
+//! bytes again and writes the file.
+//!
+//! In: the data argument, the output path, the event and its standings.
+//! Out: the file written, and a note for standard error; a diagnostic
+//! (`tb::cli::write_trf`) when the input is not a TRF file (exit 2), or
+//! (`tb::cli::write_failed`) when the output cannot be written (exit 3).
+
+use std::collections::HashMap;
+use tb::codes;
+use tb::diag::Diag;
+use tb::load::Format;
+use tb::model::{Event, Kind};
+use tb::rank::Standings;
+
+/// Refuse before ranking when the data is not a TRF file read from a path,
+/// or the output would overwrite it.
+pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
+    let refuse = |why: String, help: &str| {
+        Err(Diag::error(codes::CLI_WRITE_TRF, format!("--write-trf {out}: {why}")).with_help(help))
+    };
+    if data == "-" {
+        return refuse(
+            "the event was read from standard input".into(),
+            "give the TRF file by its path: its bytes are copied into OUT.trf",
+        );
+    }
+    let bytes = std::fs::read(data).unwrap_or_default();
+    let text: String = bytes.iter().map(|&b| b as char).collect();
+    if Format::detect(data, &text) != Some(Format::Trf) {
+        return refuse(
+            format!("{data} is not a TRF file"),
+            "--write-trf copies a TRF file (.trf, .txt) with the computed ranks; for other data use --format json or csv",
+        );
+    }
+    let same = match (std::fs::canonicalize(data), std::fs::canonicalize(out)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        return refuse(
+            format!("{out} is the input file"),
+            "write the ranked copy to another file; the input stays as it was",
+        );
+    }
+    Ok(())
+}
+
+/// Write `data` with the computed ranks to `out`; the note says what was
+/// written.
+pub fn write(data: &str, out: &str, event: &Event, st: &Standings) -> Result<String, Diag> {
+    let bytes = std::fs::read(data).map_err(|e| {
+        Diag::error(
+            codes::CLI_WRITE_FAILED,
+            format!("cannot read {data} again: {e}"),
+        )
+    })?;
+    let ranks: HashMap<&str, usize> = st
+        .rows
+        .iter()
+        .map(|r| (event.participants[r.pid].id.as_str(), r.rank))
+        .collect();
+    let team = event.kind == Kind::Team;
+    let (text, written) =
+        tb::load::trf::write::write_ranks(&bytes, team, &|id| ranks.get(id).copied()).map_err(
+            |why| {
+                Diag::error(
+                    codes::CLI_WRITE_TRF,
+                    format!("--write-trf {out}: {data}: {why}"),
+                )
+            },
+        )?;
+    std::fs::write(out, text).map_err(|e| {
+        Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
+            .with_help("give a path in a folder you can write to")
+    })?;
+    let what = if team { "team (310)" } else { "player (001)" };
+    let mut note = format!(
+        "wrote {out}: {data} with the computed rank of {} {what} records",
+        written.ranked
+    );
+    if written.unranked > 0 {
+        note.push_str(&format!(
+            "; {} not ranked, left as they were",
+            written.unranked
+        ));
+    }
+    Ok(note)
+}
