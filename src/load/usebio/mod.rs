@@ -59,13 +59,14 @@ use crate::num::Num;
 use roxmltree::{Document, Node, ParsingOptions};
 use std::collections::{BTreeMap, HashMap};
 
+mod handicap;
 mod matches;
 mod participants;
 mod travellers;
 
 use matches::read_matches;
 use participants::{read_pair, read_team, unique_ids, Dir, Index, PRec};
-use travellers::{read_travellers, share_total};
+use travellers::{board_scoring, read_travellers, share_total};
 
 /// Most XML nodes accepted.
 pub const MAX_NODES: u32 = 5_000_000;
@@ -420,12 +421,20 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         .collect();
     let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); recs.len()];
     let mut computed_total = false;
+    let mut imp_pairs = false;
     if matches.is_empty() {
-        if travellers::refuse_imp_pairs(cx, event_node, &event_type) {
-            return None;
-        }
-        let mp = ev.unit_id("mp");
-        read_travellers(cx, event_node, &recs, &index, &sessions, mp, &mut entries);
+        let scoring = board_scoring(cx, event_node, &event_type)?;
+        imp_pairs = scoring.imps();
+        let unit = ev.unit_id(scoring.unit());
+        read_travellers(
+            cx,
+            event_node,
+            &recs,
+            &index,
+            &sessions,
+            (scoring, unit),
+            &mut entries,
+        );
         computed_total = true;
     } else {
         let vp = ev.unit_id("vp");
@@ -449,6 +458,12 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
 
     // Two-winner movements rank each direction separately: `field` says which.
     let two_fields = winner_type == Some(2);
+    // A handicapped pairs event is ranked by the score its places follow.
+    if computed_total {
+        if let Some(note) = handicap::choose_score(&mut recs, two_fields) {
+            cx.warnings.push(note);
+        }
+    }
     for (i, mut r) in recs.into_iter().enumerate() {
         let mut p = Participant::new(ids[i].clone(), r.name.clone());
         p.members = std::mem::take(&mut r.members);
@@ -469,7 +484,7 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         p.values.insert("field".into(), Num::int(field));
         let mut es = std::mem::take(&mut entries[i]);
         if computed_total {
-            share_total(&mut es, r.total, &mut cx.warnings, &ids[i]);
+            share_total(&mut es, r.total, imp_pairs, &mut cx.warnings, &ids[i]);
             let total = r
                 .total
                 .or_else(|| es.iter().try_fold(Num::ZERO, |a, e| a.add(e.points).ok()));
