@@ -188,33 +188,18 @@ fn a_knockout_without_stages_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A USEBIO pairs event scored by IMPs (Butler, cross-IMP) is refused with
-/// ONE error that says what kind of event it is and why, with the count of
-/// traveller lines, never one copy per line (the files are written by hand
-/// in `tests/fixtures/usebio/`: 4 lines each, no matchpoints).
+/// A USEBIO pairs event scored by IMPs (Butler, cross-IMP) is read and
+/// ranked on its IMPs (issue 22; the files are written by hand in
+/// `tests/fixtures/usebio/`, expected places in their comments): `verify`
+/// agrees with every recorded place, the shared 5th included.
 #[test]
-fn an_imp_scored_pairs_file_is_one_error() {
-    for (file, kind, tag) in [
-        (
-            "butler-pairs.xml",
-            "a Butler-scored pairs event (EVENT_TYPE BUTLER_PAIRS)",
-            "<NS_BUTLER_POINTS>",
-        ),
-        (
-            "cross-imp-pairs.xml",
-            "a cross-IMP pairs event",
-            "<NS_CROSS_IMP_POINTS>",
-        ),
-    ] {
+fn an_imp_scored_pairs_file_ranks() {
+    for file in ["butler-pairs.xml", "cross-imp-pairs.xml"] {
         let path = format!("tests/fixtures/usebio/{file}");
-        let o = tb(&["eval", "ebu/split-tie", &path, "--diagnostics", "plain"]);
-        assert_eq!(o.status.code(), Some(3));
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(err.matches("error[").count(), 1, "{err}");
-        assert!(err.contains("tb::load::usebio::unsupported"), "{err}");
-        assert!(err.contains(kind), "{err}");
-        assert!(err.contains(tag), "{err}");
-        assert!(err.contains("its 4 traveller lines"), "{err}");
+        let out = ok(&["verify", "ebu/split-tie", &path]);
+        assert!(out.contains("6 compared, 0 differ"), "{out}");
+        let out = ok(&["eval", "ebu/split-tie", &path]);
+        assert!(out.contains("5=    1 (1)"), "{out}");
     }
 }
 

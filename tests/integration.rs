@@ -21,6 +21,7 @@ mod bridge_cli;
 mod bridge_data;
 mod bridge_ebu;
 mod bridge_usebio;
+mod bridge_usebio_dialects;
 mod bridge_wbf_other;
 mod bridge_wbf_round_robin;
 mod bridge_wbf_swiss;

@@ -563,6 +563,25 @@ fn data(out: &mut Vec<Case>) {
         "explain__ebu_split-tie__usebio-pairs_xml".into(),
         &["explain", "ebu/split-tie", &bridge("usebio-pairs.xml")],
     ));
+    // Issue 22: USEBIO dialects written by hand in tests/fixtures/usebio/.
+    let usebio = |f: &str| format!("tests/fixtures/usebio/{f}");
+    for f in [
+        "butler-pairs.xml",
+        "cross-imp-pairs.xml",
+        "teams-two-matches-one-round.xml",
+    ] {
+        out.push(eval("ebu/split-tie", &usebio(f), "table"));
+    }
+    out.push(case(
+        "eval__ebu_split-tie__sitout-head-to-head_xml__prize_places_3".into(),
+        &[
+            "eval",
+            "ebu/split-tie",
+            &usebio("sitout-head-to-head.xml"),
+            "--param",
+            "prize_places=3",
+        ],
+    ));
     let chess = |f: &str| format!("tests/fixtures/data/chess/{f}");
     let uz = chess("uzchesscup_rr.trf");
     let tec = chess("tec_swiss_de.trf");

@@ -238,6 +238,7 @@ fn unit_words(sport: crate::model::Sport, name: &str) -> String {
         (crate::model::Sport::Bridge, "imps") => "IMPs",
         (crate::model::Sport::Bridge, "vp") => "VPs",
         (crate::model::Sport::Bridge, "mp") => "matchpoints",
+        (crate::model::Sport::Bridge, "pair_imps") => "a pair's IMPs (Butler, cross-IMP)",
         _ => return format!("`{name}`"),
     };
     format!("{words} (`{name}`)")

@@ -509,6 +509,10 @@ pub struct Event {
     /// the check against what a ruleset reads; None for the formats whose
     /// names the format itself fixes (TRF, USEBIO, CSV).
     pub data_names: Option<DataNames>,
+    /// The decimal places the file writes its scores with (USEBIO's
+    /// `53.40`: 2), for showing them so; None where the format does not say
+    /// (every format but USEBIO).
+    pub score_places: Option<u32>,
 }
 
 /// The data value names a native file carries: participant values, event
@@ -628,6 +632,7 @@ impl Event {
             tiebreaks: Vec::new(),
             warnings: Vec::new(),
             data_names: None,
+            score_places: None,
         }
     }
 

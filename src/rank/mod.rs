@@ -21,6 +21,7 @@ use crate::codes;
 use crate::diag::Diag;
 use crate::eval::{compare_values, Env, EvalError, Evaluator, Value};
 use crate::model::{Event, Pid};
+use crate::num::Num;
 use crate::plan::{MetricId, PAction, PExpr, PKind, PStep, ProcId, Ruleset};
 use crate::syntax::ast::{Direction, EndKind, Select};
 use std::cmp::Ordering;
@@ -367,7 +368,7 @@ fn standings<'a>(
     opts: &Options,
     main: ProcId,
 ) -> Result<Standings, Diag> {
-    let columns = columns(rs, main);
+    let mut columns = columns(rs, main);
     let n = event.participants.len();
     // Values of group-relative columns, `[participant * columns + column]`
     // (one table, not one list per participant).
@@ -753,6 +754,7 @@ fn standings<'a>(
             }
         }
     }
+    show_score_places(event, &mut columns, &rows, &mut trace);
     Ok(Standings {
         rows,
         columns,
@@ -761,4 +763,36 @@ fn standings<'a>(
         undefined: undefined.list,
         undefined_more: undefined.more,
     })
+}
+
+/// A column (and a step of the account) with no `decimals` of its own
+/// shows fractions with the places the file writes its scores with
+/// (USEBIO's `50.80`, not `50.8`), where every number in it is held exactly
+/// in that many places and one is not whole (a count stays `30`). Only
+/// files that say (`score_places`).
+fn show_score_places(event: &Event, columns: &mut [Column], rows: &[Row], trace: &mut [TraceStep]) {
+    let Some(places) = event.score_places else {
+        return;
+    };
+    let scale = Num::int(10i64.pow(places.min(12)));
+    let fits = |values: &mut dyn Iterator<Item = &Value>| {
+        let (mut all_held, mut fraction) = (true, false);
+        for v in values {
+            if let Value::Num(n) = v {
+                all_held &= n.mul(scale).is_ok_and(|x| x.is_integer());
+                fraction |= !n.is_integer();
+            }
+        }
+        all_held && fraction
+    };
+    for (ci, c) in columns.iter_mut().enumerate() {
+        if c.decimals.is_none() && fits(&mut rows.iter().filter_map(|r| r.values.get(ci))) {
+            c.decimals = Some(places);
+        }
+    }
+    for t in trace.iter_mut() {
+        if t.decimals.is_none() && fits(&mut t.values.iter().map(|(_, v)| v)) {
+            t.decimals = Some(places);
+        }
+    }
 }

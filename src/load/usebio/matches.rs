@@ -1,4 +1,4 @@
-//! USEBIO match-based events (teams, Swiss pairs): one game per `MATCH`, its boards' IMPs or points, several matches in a round each weighing 1/n.
+//! USEBIO match-based events (teams, Swiss pairs): one game per `MATCH`, its boards' IMPs or points; several short matches of a team in a round (a triangle) each weigh 1/n.
 
 use super::participants::{unknown, Dir, Index, PRec};
 use super::travellers::{flip, outcome};
@@ -151,19 +151,62 @@ pub(super) fn read_matches(
             boards,
         });
     }
-    // Several matches in one round (a triangle): each weighs 1/n.
-    let mut per_round: HashMap<(Pid, u32), i128> = HashMap::new();
+    // Several matches of a team in one round are a triangle's half
+    // matches, each weighing 1/n, only when the data says so: each is
+    // shorter than a full match (the most common number of boards per
+    // match). USEBIO 1.2 has no weight of its own. Otherwise each counts
+    // fully, with a warning: a round number that does not follow the
+    // movement must not halve whole matches.
+    let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
+    for m in ms.iter().filter(|m| !m.boards.is_empty()) {
+        *sizes.entry(m.boards.len()).or_default() += 1;
+    }
+    let full = sizes
+        .iter()
+        .max_by_key(|(size, count)| (**count, **size))
+        .map(|(s, _)| *s);
+    let short = |m: &M| full.is_some_and(|f| !m.boards.is_empty() && m.boards.len() < f);
+    let mut per_round: BTreeMap<(Pid, u32), (i128, bool)> = BTreeMap::new();
     for m in &ms {
-        *per_round.entry((m.home, m.round)).or_default() += 1;
-        *per_round.entry((m.away, m.round)).or_default() += 1;
+        for team in [m.home, m.away] {
+            let e = per_round.entry((team, m.round)).or_insert((0, true));
+            e.0 += 1;
+            e.1 &= short(m);
+        }
+    }
+    let mut full_doubles: BTreeMap<u32, Vec<&str>> = BTreeMap::new();
+    for (&(team, round), &(n, all_short)) in &per_round {
+        if n > 1 && !all_short {
+            full_doubles
+                .entry(round)
+                .or_default()
+                .push(recs[team].number.trim());
+        }
+    }
+    if !full_doubles.is_empty() {
+        let rounds: Vec<String> = full_doubles
+            .iter()
+            .map(|(r, teams)| format!("round {r}: {}", teams.join(", ")))
+            .collect();
+        cx.warnings.push(format!(
+            "several full matches of a team under one round number ({}); each counts as a whole match (a triangle's half matches would have fewer boards than a full match)",
+            rounds.join("; ")
+        ));
     }
     let mut totals: Vec<Num> = Vec::new();
     for m in &ms {
-        let n = per_round
-            .get(&(m.home, m.round))
-            .copied()
-            .unwrap_or(1)
-            .max(per_round.get(&(m.away, m.round)).copied().unwrap_or(1));
+        let of = |team: Pid| {
+            per_round
+                .get(&(team, m.round))
+                .copied()
+                .unwrap_or((1, false))
+        };
+        let (home, away) = (of(m.home), of(m.away));
+        let n = if home.1 && away.1 {
+            home.0.max(away.0)
+        } else {
+            1
+        };
         let weight = Num::ratio(1, n.max(1)).unwrap_or(Num::ONE);
         if let Ok(t) = m.score.0.add(m.score.1) {
             totals.push(t);

@@ -13,35 +13,38 @@
 //!   EW written as "1"), the direction and then the section are added to
 //!   keep ids unique. `PLACE` (which may carry "=") is the recorded rank,
 //!   `TOTAL_SCORE` (or `PERCENTAGE`) the recorded score.
-//! - Pairs events: every `BOARD/TRAVELLER_LINE` gives a board to both pairs
-//!   (`NS_MATCH_POINTS`, `EW_MATCH_POINTS`; the top is their sum; a `SCORE`
-//!   that is not a number, such as "A6040" or "NP", is an awarded score, an
-//!   unplayed board). The boards two pairs played against each other form
-//!   one encounter, an entry in each pair's rounds, with the unit `mp`.
-//!   A pair's score is the `TOTAL_SCORE` the scorer published (a
-//!   percentage, with any handicap or adjustment in it): USEBIO does not say
+//! - Pairs events: every `BOARD/TRAVELLER_LINE` gives a board to both pairs,
+//!   scored in matchpoints (`NS_MATCH_POINTS`, `EW_MATCH_POINTS`; the top is
+//!   their sum) or in IMPs (Butler `NS_BUTLER_POINTS`, cross-IMP
+//!   `NS_CROSS_IMP_POINTS`, and their `EW_`; no top). A `SCORE` that is not
+//!   a number, such as "A6040" or "NP", is an awarded score, an unplayed
+//!   board. The boards two pairs played against each other form one
+//!   encounter, an entry in each pair's rounds, with the unit `mp` (or
+//!   `pair_imps`). A pair's score is the `TOTAL_SCORE` the scorer published
+//!   (a percentage or IMPs, with any adjustment in it): USEBIO does not say
 //!   how it was computed, and ties are ties in the published scores. Each
-//!   encounter carries the share of it in proportion to the matchpoints won
-//!   there. An encounter's `weight` is its number of boards over the most
-//!   common number of boards per encounter (3 boards in a 2-board movement
-//!   weigh 1.5).
+//!   encounter carries the share of it in proportion to the matchpoints (or
+//!   IMPs) won there. A handicapped pairs file is ranked by the score its
+//!   places follow (`handicap`). An encounter's `weight` is its number of
+//!   boards over the most common number of boards per encounter (3 boards
+//!   in a 2-board movement weigh 1.5).
 //! - Match-based events: every `MATCH` (`ROUND_NUMBER`, `TEAM` /
 //!   `NS_PAIR_NUMBER`, `OPPOSING_TEAM` / `EW_PAIR_NUMBER`, `TEAM_SCORE` /
 //!   `NS_SCORE`, `OPPOSING_TEAM_SCORE` / `EW_SCORE`) is a game whose scores
 //!   are the points (unit `vp`); its `BOARD`s carry `IMPS` (from the first
 //!   team's side; the other side gets the negation) or `TEAM_POINTS` and
 //!   `OPPOSING_TEAM_POINTS`. The match IMPs (unit `imps`) are added up from
-//!   the boards when present. A team with several matches in a round (a
-//!   triangle) has each weigh 1/n.
+//!   the boards when present. Several short matches of a team in a round
+//!   (a triangle) each weigh 1/n; full ones count fully, with a warning.
+//! - Scores print with the decimals the file writes (`score_places`).
 //!
 //! - Refused, with one error for the whole file: individual events, and
-//!   pairs events scored by IMPs (`EVENT_TYPE` `BUTLER_PAIRS`,
-//!   `CROSS_IMP_PAIRS`, `CROSS_IMP`, or traveller lines with
-//!   `NS_BUTLER_POINTS`/`NS_CROSS_IMP_POINTS` and no matchpoints).
+//!   pairs travellers that give no board score at all.
 //!
 //! The parts: this file parses the XML and builds the event (`build`);
 //! `participants` (pairs and teams, their ids), `travellers` (pairs events:
-//! boards to encounters), `matches` (match-based events).
+//! boards to encounters), `handicap` (which score a handicapped file places
+//! by), `matches` (match-based events).
 //!
 //! Files are often ISO-8859-1; the CLI hands them over byte for character,
 //! which is exactly Latin-1. Problems are reported all at once, each with
@@ -59,13 +62,14 @@ use crate::num::Num;
 use roxmltree::{Document, Node, ParsingOptions};
 use std::collections::{BTreeMap, HashMap};
 
+mod handicap;
 mod matches;
 mod participants;
 mod travellers;
 
 use matches::read_matches;
 use participants::{read_pair, read_team, unique_ids, Dir, Index, PRec};
-use travellers::{read_travellers, share_total};
+use travellers::{board_scoring, read_travellers, share_total};
 
 /// Most XML nodes accepted.
 pub const MAX_NODES: u32 = 5_000_000;
@@ -420,12 +424,20 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         .collect();
     let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); recs.len()];
     let mut computed_total = false;
+    let mut imp_pairs = false;
     if matches.is_empty() {
-        if travellers::refuse_imp_pairs(cx, event_node, &event_type) {
-            return None;
-        }
-        let mp = ev.unit_id("mp");
-        read_travellers(cx, event_node, &recs, &index, &sessions, mp, &mut entries);
+        let scoring = board_scoring(cx, event_node, &event_type)?;
+        imp_pairs = scoring.imps();
+        let unit = ev.unit_id(scoring.unit());
+        read_travellers(
+            cx,
+            event_node,
+            &recs,
+            &index,
+            &sessions,
+            (scoring, unit),
+            &mut entries,
+        );
         computed_total = true;
     } else {
         let vp = ev.unit_id("vp");
@@ -449,6 +461,12 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
 
     // Two-winner movements rank each direction separately: `field` says which.
     let two_fields = winner_type == Some(2);
+    // A handicapped pairs event is ranked by the score its places follow.
+    if computed_total {
+        if let Some(note) = handicap::choose_score(&mut recs, two_fields) {
+            cx.warnings.push(note);
+        }
+    }
     for (i, mut r) in recs.into_iter().enumerate() {
         let mut p = Participant::new(ids[i].clone(), r.name.clone());
         p.members = std::mem::take(&mut r.members);
@@ -469,7 +487,7 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         p.values.insert("field".into(), Num::int(field));
         let mut es = std::mem::take(&mut entries[i]);
         if computed_total {
-            share_total(&mut es, r.total, &mut cx.warnings, &ids[i]);
+            share_total(&mut es, r.total, imp_pairs, &mut cx.warnings, &ids[i]);
             let total = r
                 .total
                 .or_else(|| es.iter().try_fold(Num::ZERO, |a, e| a.add(e.points).ok()));
@@ -488,6 +506,7 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         p.entries = es;
         ev.participants.push(p);
     }
+    ev.score_places = score_places(event_node);
     ev.rounds = ev
         .participants
         .iter()
@@ -538,4 +557,18 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
     }
     ev.complete_rounds();
     Some(ev)
+}
+
+/// The most decimal places the file writes a participant's score with
+/// (`TOTAL_SCORE`, `PERCENTAGE`), so scores print as the file has them
+/// (`50.80`); None for whole numbers.
+fn score_places(event_node: Node) -> Option<u32> {
+    event_node
+        .descendants()
+        .filter(|n| is(n, "TOTAL_SCORE") || is(n, "PERCENTAGE"))
+        .filter(|n| n.parent().is_some_and(|p| is(&p, "PAIR") || is(&p, "TEAM")))
+        .filter_map(|n| text(n).split_once('.').map(|(_, f)| f.len()))
+        .filter_map(|places| u32::try_from(places).ok())
+        .filter(|&places| (1..=6).contains(&places))
+        .max()
 }

@@ -3,61 +3,120 @@
 use super::participants::{unknown, Dir, Index, PRec};
 use super::*;
 
-/// The IMP tags of a Butler or cross-IMP pairs traveller line, and the kind
-/// of event each says.
-const IMP_TAGS: [(&str, &str); 4] = [
-    ("NS_BUTLER_POINTS", "a Butler-scored pairs event"),
-    ("EW_BUTLER_POINTS", "a Butler-scored pairs event"),
-    ("NS_CROSS_IMP_POINTS", "a cross-IMP pairs event"),
-    ("EW_CROSS_IMP_POINTS", "a cross-IMP pairs event"),
-];
+/// How a pairs event's traveller lines score the boards: matchpoints, or
+/// IMPs (Butler: against a datum; cross-IMP: against every other table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum BoardScoring {
+    Matchpoints,
+    Butler,
+    CrossImps,
+}
 
-/// A pairs event scored by IMPs (Butler, cross-IMP), which tb does not
-/// read: its `EVENT_TYPE` (`BUTLER_PAIRS`, `CROSS_IMP_PAIRS`, `CROSS_IMP`)
-/// or IMP tags on traveller lines that give no matchpoints. One error for
-/// the whole file, with its count of lines: each of hundreds of lines
-/// lacking `NS_MATCH_POINTS` would say the same thing.
-pub(super) fn refuse_imp_pairs(cx: &mut Cx, event_node: Node, event_type: &str) -> bool {
-    let lines: Vec<Node> = event_node
+impl BoardScoring {
+    /// The North-South and East-West tags of a traveller line.
+    fn tags(self) -> [&'static str; 2] {
+        match self {
+            BoardScoring::Matchpoints => ["NS_MATCH_POINTS", "EW_MATCH_POINTS"],
+            BoardScoring::Butler => ["NS_BUTLER_POINTS", "EW_BUTLER_POINTS"],
+            BoardScoring::CrossImps => ["NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS"],
+        }
+    }
+
+    /// What kind of event it makes, for messages.
+    fn kind(self) -> &'static str {
+        match self {
+            BoardScoring::Matchpoints => "a matchpointed pairs event",
+            BoardScoring::Butler => "a Butler-scored pairs event",
+            BoardScoring::CrossImps => "a cross-IMP pairs event",
+        }
+    }
+
+    /// The unit of an encounter: `mp`, or `pair_imps` (not `imps`: a pairs
+    /// event is not converted to VPs, so its basic method of scoring is its
+    /// final one, White Book 143.5.1, and `ebu/lib` reads `imps` as a teams
+    /// match's IMPs).
+    pub(super) fn unit(self) -> &'static str {
+        match self {
+            BoardScoring::Matchpoints => "mp",
+            _ => "pair_imps",
+        }
+    }
+
+    /// Whether the boards are scored in IMPs.
+    pub(super) fn imps(self) -> bool {
+        self != BoardScoring::Matchpoints
+    }
+}
+
+/// The traveller lines of a pairs event (not those inside a `MATCH`).
+fn pairs_lines<'a, 'i>(event_node: Node<'a, 'i>) -> Vec<Node<'a, 'i>> {
+    event_node
         .descendants()
         .filter(|n| is(n, "TRAVELLER_LINE") && !n.ancestors().any(|a| is(&a, "MATCH")))
-        .collect();
-    let by_type = match event_type {
-        "BUTLER_PAIRS" => Some("a Butler-scored pairs event"),
-        "CROSS_IMP_PAIRS" | "CROSS_IMP" => Some("a cross-IMP pairs event"),
+        .collect()
+}
+
+/// How the event's travellers score the boards: what the lines carry, and
+/// where they carry several kinds, what the event says (`EVENT_TYPE`
+/// `BUTLER_PAIRS`, `CROSS_IMP_PAIRS`, `CROSS_IMP`, or a
+/// `BOARD_SCORING_METHOD` naming Butler or cross-IMPs), else matchpoints.
+/// Lines that carry no board score at all tb cannot read: one error for
+/// the whole file, naming the kind of event and the count of lines (each
+/// of hundreds of lines would say the same thing).
+pub(super) fn board_scoring(
+    cx: &mut Cx,
+    event_node: Node,
+    event_type: &str,
+) -> Option<BoardScoring> {
+    use BoardScoring as S;
+    let lines = pairs_lines(event_node);
+    let method = child_text(event_node, "BOARD_SCORING_METHOD")
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    let declared = match event_type {
+        "BUTLER_PAIRS" => Some(S::Butler),
+        "CROSS_IMP_PAIRS" | "CROSS_IMP" => Some(S::CrossImps),
+        _ if method.contains("BUTLER") => Some(S::Butler),
+        _ if method.contains("CROSS") => Some(S::CrossImps),
         _ => None,
     };
-    let tagged = lines.iter().find_map(|l| {
-        IMP_TAGS
+    let carried = |s: S| {
+        lines
             .iter()
-            .find(|(t, _)| child(*l, t).is_some())
-            .map(|&(t, k)| (*l, t, k))
-    });
-    let without_mp = lines
-        .iter()
-        .filter(|l| child(**l, "NS_MATCH_POINTS").is_none())
-        .count();
-    if without_mp == 0 || (by_type.is_none() && tagged.is_none()) {
-        return false;
-    }
-    let kind = by_type.or(tagged.map(|t| t.2)).unwrap_or_default();
-    let how = match (event_type.is_empty(), by_type) {
-        (false, Some(_)) => format!(" (EVENT_TYPE {event_type})"),
-        _ => String::new(),
+            .filter(|l| child(**l, s.tags()[0]).is_some())
+            .count()
     };
-    let tag = tagged.map_or(String::new(), |t| format!(" (<{}>)", t.1));
-    let node = tagged.map_or(event_node, |t| t.0);
+    let counts = [S::Matchpoints, S::Butler, S::CrossImps].map(|s| (s, carried(s)));
+    if let Some(d) = declared.filter(|d| carried(*d) > 0) {
+        return Some(d);
+    }
+    if let Some((s, _)) = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .max_by_key(|(s, n)| (*n, *s == S::Matchpoints))
+    {
+        return Some(*s);
+    }
+    if lines.is_empty() {
+        return Some(declared.unwrap_or(S::Matchpoints));
+    }
+    let kind = declared.map_or("a pairs event", S::kind);
+    let how = if declared.is_some() && !event_type.is_empty() {
+        format!(" (EVENT_TYPE {event_type})")
+    } else {
+        String::new()
+    };
     cx.err(
         UNSUPPORTED,
-        node,
+        lines[0],
         format!(
-            "this USEBIO file is {kind}{how}: its {} traveller line{} score the boards in IMPs{tag}, and {without_mp} give no matchpoints (<NS_MATCH_POINTS>)",
+            "this USEBIO file is {kind}{how}, but none of its {} traveller line{} gives a score for the board: no matchpoints (<NS_MATCH_POINTS>), no Butler (<NS_BUTLER_POINTS>) or cross-IMP points (<NS_CROSS_IMP_POINTS>)",
             lines.len(),
             if lines.len() == 1 { "" } else { "s" },
         ),
-        "tb reads matchpointed pairs events and match-based teams and Swiss events from USEBIO, not IMP-scored pairs (Butler, cross-IMP) yet; write the event in tb's native format (docs/data-format.md)",
+        "tb reads pairs travellers scored in matchpoints, Butler IMPs or cross-IMPs; write the event in tb's native format (docs/data-format.md)",
     );
-    true
+    None
 }
 
 /// Pairs events: traveller lines grouped into encounters.
@@ -67,9 +126,13 @@ pub(super) fn read_travellers(
     recs: &[PRec],
     index: &Index,
     sessions: &HashMap<usize, u32>,
-    mp: crate::model::UnitId,
+    (scoring, unit): (BoardScoring, crate::model::UnitId),
     entries: &mut [Vec<Entry>],
 ) {
+    // Lines missing a board score: counted, one error for them all.
+    let mut lacking: Option<(Node, &str)> = None;
+    let mut lacking_count = 0usize;
+    let mut line_count = 0usize;
     // (session, ns, ew) → boards: (number, ns mp, ew mp, played)
     type Enc = Vec<(u32, Num, Num, bool)>;
     let mut encounters: BTreeMap<(u32, Pid, Pid), Enc> = BTreeMap::new();
@@ -122,22 +185,36 @@ pub(super) fn read_travellers(
             };
             let ns = side(cx, "NS_PAIR_NUMBER", Dir::Ns);
             let ew = side(cx, "EW_PAIR_NUMBER", Dir::Ew);
-            let mut points = |tag: &str| -> Option<Num> {
-                match child(line, tag) {
-                    Some(n) => cx.num(n, &format!("<{tag}>")),
-                    None => {
-                        cx.err(
-                            MISSING,
-                            line,
-                            format!("a traveller line has no <{tag}>"),
-                            "tb reads matchpointed travellers: NS_MATCH_POINTS and EW_MATCH_POINTS on every line",
-                        );
-                        None
+            // The line's scores in the event's kind; an IMP line written
+            // with the other kind of IMP tags is read too.
+            line_count += 1;
+            let other = match scoring {
+                BoardScoring::Butler => BoardScoring::CrossImps,
+                BoardScoring::CrossImps => BoardScoring::Butler,
+                BoardScoring::Matchpoints => BoardScoring::Matchpoints,
+            };
+            let tags = [scoring.tags(), other.tags()]
+                .into_iter()
+                .find(|t| t.iter().all(|tag| child(line, tag).is_some()));
+            let Some(tags) = tags else {
+                // A score that is there is still checked.
+                for t in scoring.tags() {
+                    if let Some(n) = child(line, t) {
+                        cx.num(n, &format!("<{t}>"));
                     }
                 }
+                let tag = scoring
+                    .tags()
+                    .into_iter()
+                    .find(|t| child(line, t).is_none());
+                lacking_count += 1;
+                if lacking.is_none() {
+                    lacking = Some((line, tag.unwrap_or("NS_MATCH_POINTS")));
+                }
+                continue;
             };
-            let ns_mp = points("NS_MATCH_POINTS");
-            let ew_mp = points("EW_MATCH_POINTS");
+            let ns_mp = child(line, tags[0]).and_then(|n| cx.num(n, &format!("<{}>", tags[0])));
+            let ew_mp = child(line, tags[1]).and_then(|n| cx.num(n, &format!("<{}>", tags[1])));
             let (Some(ns), Some(ew), Some(ns_mp), Some(ew_mp)) = (ns, ew, ns_mp, ew_mp) else {
                 continue;
             };
@@ -159,6 +236,21 @@ pub(super) fn read_travellers(
                 .or_default()
                 .push((number, ns_mp, ew_mp, played));
         }
+    }
+    if let Some((line, tag)) = lacking {
+        cx.err(
+            MISSING,
+            line,
+            format!(
+                "{lacking_count} of the {line_count} traveller lines of {} give no <{tag}>",
+                scoring.kind()
+            ),
+            &format!(
+                "each line gives both sides' scores: <{}> and <{}>",
+                scoring.tags()[0],
+                scoring.tags()[1]
+            ),
+        );
     }
     // The most common number of boards per encounter is one meeting's worth.
     let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
@@ -182,7 +274,9 @@ pub(super) fn read_travellers(
         let mut nb = Vec::new();
         let mut eb = Vec::new();
         for &(number, a, b, played) in &boards {
-            let top = a.add(b).ok();
+            // A matchpoint top is both sides' matchpoints together; IMPs
+            // have none (their average is 0).
+            let top = if scoring.imps() { None } else { a.add(b).ok() };
             tot = (tot.0.add(a).unwrap_or(tot.0), tot.1.add(b).unwrap_or(tot.1));
             nb.push(Board {
                 number,
@@ -210,7 +304,7 @@ pub(super) fn read_travellers(
                 points: mine,
                 side: Some(side),
                 weight,
-                extra: EntryExtra::new(vec![(mp, mine)], vec![(mp, theirs)], boards),
+                extra: EntryExtra::new(vec![(unit, mine)], vec![(unit, theirs)], boards),
             };
         entries[ns].push(mk(ew, Side::First, tot.0, tot.1, o, nb));
         entries[ew].push(mk(ns, Side::Second, tot.1, tot.0, flip(o), eb));
@@ -234,14 +328,21 @@ pub(super) fn flip(o: Outcome) -> Outcome {
 }
 
 /// A pair's published total, shared among its encounters in proportion to
-/// the matchpoints won in each (until now each entry's points are its MPs).
+/// the matchpoints (or IMPs) won in each (until now each entry's points are
+/// its matchpoints or IMPs). Where IMPs add up to the total, each encounter
+/// keeps its IMPs exactly.
 pub(super) fn share_total(
     es: &mut [Entry],
     total: Option<Num>,
+    imps: bool,
     warnings: &mut Vec<String>,
     id: &str,
 ) {
     let Some(t) = total else {
+        if imps {
+            // No published total: the IMPs themselves.
+            return;
+        }
         // No published total: the percentage of the matchpoints available.
         let mut top = Num::ZERO;
         for e in es.iter() {
