@@ -128,7 +128,10 @@ fn to_csv(json: &str) -> String {
     for r in v["rounds"].as_array().expect("rounds") {
         let round = &r["round"];
         for g in r["games"].as_array().into_iter().flatten() {
-            let (home, away) = (&names[&g["home"].to_string()], &names[&g["away"].to_string()]);
+            let (home, away) = (
+                &names[&g["home"].to_string()],
+                &names[&g["away"].to_string()],
+            );
             let result = g["result"].as_str().unwrap_or_default();
             out.push_str(&format!("{round},{home},{away},{result}\n"));
         }

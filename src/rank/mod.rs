@@ -338,7 +338,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         )
     })?;
     let size = event.participants.iter().map(|p| p.entries.len()).sum();
-    let threads = opts.threads.unwrap_or_else(|| crate::par::threads_for(size));
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| crate::par::threads_for(size));
     let mut ev = Evaluator::with_threads(event, rs, threads)?;
     ev.columnar = !opts.per_participant;
     // The threads computing columns wait through the whole ranking for
