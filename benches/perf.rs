@@ -3,9 +3,15 @@
 //! have four digits). See docs/performance.md for the figures and how to
 //! reproduce them.
 //!
-//! * `load`: text → [`tb::model::Event`] (TRF16, native JSON).
+//! * `load`: text → [`tb::model::Event`] (TRF16, native JSON, TOML, CSV),
+//!   each format at the same sizes so that they compare (10,000 × 15 and
+//!   40,000 × 5: issue #19 asks every loader within 2× of JSON).
 //! * `eval`: [`tb::rank::rank`] over a loaded event — every metric, every
-//!   step, the trace; rulesets are checked once, outside the timing.
+//!   step, the trace; rulesets are checked once, outside the timing. The
+//!   FIDE chain also with `--threads 1` (`fide_one_thread`): the default
+//!   thread count must never be slower.
+//! * `check`: the shipped `fide/swiss` parsed and checked, and the FIDE
+//!   chain as `--tiebreaks` builds it: the fixed cost of every run.
 //! * `total`: load and evaluate, what `tb eval` does apart from reading the
 //!   file, checking the ruleset and printing.
 //!
@@ -40,6 +46,8 @@ fn main() {
 /// The three sizes of the issue; TRF has at most 9,999 players.
 const SIZES: &[&str] = &["1000x9", "10000x15", "100000x15"];
 const TRF_SIZES: &[&str] = &["1000x9", "9999x15"];
+/// Sizes at which the card-game loaders (JSON, TOML, CSV) are compared.
+const FORMAT_SIZES: &[&str] = &["1000x9", "10000x15", "40000x5"];
 const SEED: u64 = 1;
 /// The FIDE chain: six steps after points, with Article 16 throughout.
 const FIDE_CHAIN: &str = "BH/C1,BH,SB,PS,ARO,DE";
@@ -59,6 +67,9 @@ enum Kind {
 struct Input {
     trf: Option<String>,
     json: String,
+    toml: String,
+    /// The card-game event as a CSV match list (`None` for chess).
+    csv: Option<String>,
     event: Event,
 }
 
@@ -83,10 +94,52 @@ fn input(kind: Kind, size_label: &'static str) -> Arc<Input> {
     };
     let trf = g.to_trf().ok();
     let json = g.to_json();
+    let toml = g.to_toml();
+    let csv = (kind == Kind::Cards).then(|| to_csv(&json));
     let event = load_json(&json);
-    let i = Arc::new(Input { trf, json, event });
+    let i = Arc::new(Input {
+        trf,
+        json,
+        toml,
+        csv,
+        event,
+    });
     c.push(((kind, size_label), i.clone()));
     i
+}
+
+/// A generated card-game event (native JSON) as a CSV match list, as
+/// `benches/to_csv.py` writes it: tbgen writes no CSV. The player's id is
+/// appended to each name, since generated names repeat and CSV knows a
+/// player by name.
+fn to_csv(json: &str) -> String {
+    use serde_json::Value;
+    let v: Value = serde_json::from_str(json).expect("generated JSON");
+    let names: std::collections::HashMap<String, String> = v["participants"]
+        .as_array()
+        .expect("participants")
+        .iter()
+        .map(|p| {
+            let name = p["name"].as_str().unwrap_or_default().replace(',', "");
+            (p["id"].to_string(), format!("{name} {}", p["id"]))
+        })
+        .collect();
+    let mut out = String::from("round,home,away,result\n");
+    for r in v["rounds"].as_array().expect("rounds") {
+        let round = &r["round"];
+        for g in r["games"].as_array().into_iter().flatten() {
+            let (home, away) = (
+                &names[&g["home"].to_string()],
+                &names[&g["away"].to_string()],
+            );
+            let result = g["result"].as_str().unwrap_or_default();
+            out.push_str(&format!("{round},{home},{away},{result}\n"));
+        }
+        for b in r["byes"].as_array().into_iter().flatten() {
+            out.push_str(&format!("{round},{},,bye\n", names[&b["id"].to_string()]));
+        }
+    }
+    out
 }
 
 fn load_json(text: &str) -> Event {
@@ -142,8 +195,17 @@ fn fide_missing() -> bool {
 }
 
 fn rank(event: &Event, rs: &Ruleset) -> tb::rank::Standings {
-    tb::rank::rank(event, rs, &tb::rank::Options::default())
-        .unwrap_or_else(|d| panic!("{}", d.plain()))
+    rank_on(event, rs, None)
+}
+
+/// Rank on `threads` threads (`None`: the default, as `tb eval` without
+/// `--threads`).
+fn rank_on(event: &Event, rs: &Ruleset, threads: Option<usize>) -> tb::rank::Standings {
+    let opts = tb::rank::Options {
+        threads,
+        ..Default::default()
+    };
+    tb::rank::rank(event, rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
 mod load {
@@ -167,11 +229,28 @@ mod load {
     }
 
     /// Native JSON card-game Swiss.
-    #[divan::bench(args = SIZES, max_time = 20)]
+    #[divan::bench(args = FORMAT_SIZES, max_time = 20)]
     fn json_cards(b: Bencher, size: &'static str) {
         let i = input(Kind::Cards, size);
         b.with_inputs(|| source("gen.json", &i.json))
             .bench_local_refs(|s| tb::load::native::load_json(s).expect("loads"));
+    }
+
+    /// Native TOML, the same card-game events.
+    #[divan::bench(args = FORMAT_SIZES, max_time = 20)]
+    fn toml_cards(b: Bencher, size: &'static str) {
+        let i = input(Kind::Cards, size);
+        b.with_inputs(|| source("gen.toml", &i.toml))
+            .bench_local_refs(|s| tb::load::native::load_toml(s).expect("loads"));
+    }
+
+    /// CSV match list, the same card-game events.
+    #[divan::bench(args = FORMAT_SIZES, max_time = 20)]
+    fn csv_cards(b: Bencher, size: &'static str) {
+        let i = input(Kind::Cards, size);
+        let text = i.csv.as_deref().expect("a CSV rendering");
+        b.with_inputs(|| source("gen.csv", text))
+            .bench_local_refs(|s| tb::load::csv::load_csv(s).expect("loads"));
     }
 }
 
@@ -202,6 +281,36 @@ mod eval {
             return;
         };
         b.bench_local(|| rank(&i.event, &rs));
+    }
+
+    /// The same FIDE chain on one thread: `fide` (default threads) must
+    /// never be slower.
+    #[divan::bench(args = SIZES, max_time = 20, ignore = fide_missing())]
+    fn fide_one_thread(b: Bencher, size: &'static str) {
+        let i = input(Kind::Chess, size);
+        let Some(rs) = super::fide(&i.event) else {
+            return;
+        };
+        b.bench_local(|| rank_on(&i.event, &rs, Some(1)));
+    }
+}
+
+mod check {
+    use super::*;
+
+    /// Parse and check the shipped `fide/swiss` (what `tb check fide/swiss`
+    /// and every `tb eval fide/swiss` pay before reading the event).
+    #[divan::bench(max_time = 10, ignore = fide_missing())]
+    fn fide_swiss() -> Ruleset {
+        shipped("fide/swiss")
+    }
+
+    /// The FIDE chain as `tb eval --tiebreaks` builds it (`fide/codes`
+    /// over `fide/lib`).
+    #[divan::bench(max_time = 10, ignore = fide_missing())]
+    fn fide_chain(b: Bencher) {
+        let i = input(Kind::Chess, "1000x9");
+        b.bench_local(|| fide(&i.event));
     }
 }
 

@@ -13,6 +13,21 @@ const MAX_THREADS: usize = 8;
 /// thread costs more than it saves.
 pub const PARALLEL_CELLS: usize = 20_000;
 
+/// Events of fewer participant-rounds than this are ranked on one thread
+/// by default: below it, starting the column workers costs more than the
+/// second core saves (docs/performance.md, session 12).
+pub const PARALLEL_EVENT: usize = 40_000;
+
+/// Threads by default for ranking an event of `participant_rounds`
+/// participant-rounds: one for a small event, the cores otherwise.
+pub fn threads_for(participant_rounds: usize) -> usize {
+    if participant_rounds < PARALLEL_EVENT {
+        1
+    } else {
+        default_threads()
+    }
+}
+
 /// Threads by default: the processor's cores, at most eight.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()

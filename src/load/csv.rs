@@ -129,10 +129,21 @@ fn err(src: &Source, span: Span, msg: impl Into<String>, help: &str) -> Diag {
 /// The key that identifies a player: case and spacing do not count
 /// (`" Alice  Smith"` and `"alice smith"` are one player).
 fn name_key(name: &str) -> String {
-    name.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    let mut key = String::with_capacity(name.len());
+    for word in name.split_whitespace() {
+        if !key.is_empty() {
+            key.push(' ');
+        }
+        key.push_str(word);
+    }
+    // Most names are ASCII, lowered in place; `to_lowercase` knows the
+    // rest (a final sigma lowers differently from one inside a word).
+    if key.is_ascii() {
+        key.make_ascii_lowercase();
+        key
+    } else {
+        key.to_lowercase()
+    }
 }
 
 /// How far apart a header cell may be from a column name of `len`
@@ -401,6 +412,9 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     let mut round_ix: HashMap<i64, usize> = HashMap::new();
     let mut player = |cell: &Cell, players: &mut Vec<Player>| -> usize {
         let k = name_key(&cell.text);
+        if let Some(&p) = by_key.get(&k) {
+            return p;
+        }
         *by_key.entry(k.clone()).or_insert_with(|| {
             players.push(Player {
                 name: cell.text.clone(),
@@ -681,7 +695,9 @@ fn similar_names(
     // (the first in the file among equals).
     let mut best: HashMap<usize, (usize, usize)> = HashMap::new();
     for (j, q) in players.iter().enumerate() {
-        if q.rounds == 0 {
+        // A name in every round is in the one-round name's round too, so
+        // it is never the name meant: most names of a large event.
+        if q.rounds == 0 || q.rounds >= rounds {
             continue;
         }
         for v in variants(&q.key) {

@@ -46,7 +46,9 @@ pub struct Options {
     /// evaluator), without the columnar path of [`crate::eval::columnar`]: the
     /// tests compare the two.
     pub per_participant: bool,
-    /// Threads the evaluation may use; None: one per core, at most 8.
+    /// Threads the evaluation may use; None: by the event's size
+    /// ([`crate::par::threads_for`]: one for a small event, else one per
+    /// core, at most 8).
     /// Standings, values and explanations never depend on it.
     pub threads: Option<usize>,
 }
@@ -336,7 +338,10 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
             "it is a library: import it from a ruleset that ends with `standings <procedure>`",
         )
     })?;
-    let threads = opts.threads.unwrap_or_else(crate::par::default_threads);
+    let size = event.participants.iter().map(|p| p.entries.len()).sum();
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| crate::par::threads_for(size));
     let mut ev = Evaluator::with_threads(event, rs, threads)?;
     ev.columnar = !opts.per_participant;
     // The threads computing columns wait through the whole ranking for
