@@ -2,7 +2,7 @@
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{title, Meta};
+use super::{criterion_note, hidden_columns, title, withdrawn_note, Meta};
 use crate::model::Event;
 use crate::plan::Ruleset;
 use crate::rank::Standings;
@@ -37,31 +37,15 @@ pub(super) fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> 
     for r in 1..cells.len() {
         table_line(&mut out, &width, row(r));
     }
-    // Every column with its direction (a place is lower-is-better, a score
-    // higher-is-better: the reader must not have to guess), then its article.
-    let cites: Vec<String> = s
-        .columns
-        .iter()
-        .map(|c| {
-            let mut note = format!("{} ({}", c.label, c.dir.phrase());
-            if c.reversed {
-                note.push_str(", reversed");
-            }
-            if c.places {
-                note.push_str(", printed as the place among those tied when it was reached, 0 if it separated none");
-            } else if c.group_relative {
-                note.push_str(", among the tied: as last compared");
-            }
-            note.push(')');
-            if let Some(ci) = &c.cite {
-                note.push_str(": ");
-                note.push_str(ci);
-            }
-            note
-        })
-        .collect();
+    if let Some(w) = withdrawn_note(s, event) {
+        let _ = writeln!(out, "\n{w}");
+    }
+    let cites: Vec<String> = cells.cols.iter().map(|&c| criterion_note(&s.columns[c])).collect();
     if !cites.is_empty() {
         let _ = writeln!(out, "\nCriteria: {}", cites.join("; "));
+    }
+    if let Some(h) = hidden_columns(s, &cells.cols) {
+        let _ = writeln!(out, "Not shown, as no tie reached them: {h}");
     }
     let undefined = undefined_notes(s, event);
     if !undefined.is_empty() {
