@@ -35,7 +35,11 @@ fn check(what: &str, s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) {
     let page = tb::render::render(s, event, rs, meta, Format::Html);
     for r in &s.rows {
         let p = &event.participants[r.pid];
-        let name = format!("{} <span class=\"id\">({})</span>", reference::esc(&p.name), reference::esc(&p.id));
+        let name = format!(
+            "{} <span class=\"id\">({})</span>",
+            reference::esc(&p.name),
+            reference::esc(&p.id)
+        );
         assert!(page.contains(&name), "{what}, HTML: no {name}");
     }
     for fmt in FORMATS.into_iter().filter(|&f| f != Format::Html) {
@@ -459,7 +463,11 @@ mod reference {
             .enumerate()
             .map(|(i, r)| {
                 let p = &event.participants[r.pid];
-                let mark = if p.withdrawn_after.is_some() { " †" } else { "" };
+                let mark = if p.withdrawn_after.is_some() {
+                    " †"
+                } else {
+                    ""
+                };
                 let mut row = vec![rank_text(s, i), format!("{} ({}){mark}", p.name, p.id)];
                 row.extend(shown(s).into_iter().map(|ci| {
                     match (more.get(&(i, ci)), r.values.get(ci)) {
@@ -525,7 +533,10 @@ mod reference {
         if let Some(w) = withdrawn(s, event) {
             out.push_str(&format!("\n{w}\n"));
         }
-        let cites: Vec<String> = shown(s).into_iter().map(|c| criterion(&s.columns[c])).collect();
+        let cites: Vec<String> = shown(s)
+            .into_iter()
+            .map(|c| criterion(&s.columns[c]))
+            .collect();
         if !cites.is_empty() {
             out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
         }
@@ -631,7 +642,10 @@ mod reference {
             }
         }
         if let Some(h) = hidden(s) {
-            out.push_str(&format!("\nNot shown, as no tie reached them: {}\n", md(&h)));
+            out.push_str(&format!(
+                "\nNot shown, as no tie reached them: {}\n",
+                md(&h)
+            ));
         }
         let notes = tb::render::undefined_notes(s, event);
         if !notes.is_empty() {

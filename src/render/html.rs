@@ -80,7 +80,9 @@ pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> S
     let cells = Cells::new(s, event);
     let mut out = String::with_capacity(4096 + cells.text.len() + 40 * cells.bounds.len());
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+    out.push_str(
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    );
     push_html(&mut out, &event.name);
     out.push_str(" — ");
     push_html(&mut out, title(rs, meta));
@@ -158,7 +160,11 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
         if g != usize::MAX && (i == 0 || group_of[s.rows[i - 1].pid] != g) {
             group_start = i;
         }
-        out.push_str(if g == usize::MAX { "<tr>" } else { "<tr class=\"tied\">" });
+        out.push_str(if g == usize::MAX {
+            "<tr>"
+        } else {
+            "<tr class=\"tied\">"
+        });
         for (k, c) in cells.row(i + 1).enumerate() {
             let label = labels[k];
             match k {
@@ -200,7 +206,9 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
         }
         out.push_str("</tr>\n");
         let last_of_group = g != usize::MAX
-            && s.rows.get(i + 1).map_or(true, |next| group_of[next.pid] != g);
+            && s.rows
+                .get(i + 1)
+                .map_or(true, |next| group_of[next.pid] != g);
         if last_of_group {
             // Named in rank order; explained for the whole group.
             let ranked: Vec<Pid> = s.rows[group_start..=i].iter().map(|r| r.pid).collect();

@@ -45,7 +45,11 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
             // Values right-aligned, as in the text table.
             out.push('|');
             for k in 0..ncol {
-                out.push_str(if k >= 2 && k + 1 < ncol { "---:|" } else { "---|" });
+                out.push_str(if k >= 2 && k + 1 < ncol {
+                    "---:|"
+                } else {
+                    "---|"
+                });
             }
             out.push('\n');
         }

@@ -76,9 +76,9 @@ pub enum Format {
     Json,
     /// Comma-separated values.
     Csv,
-    /// A Markdown table.
+    /// A Markdown table and its notes.
     Markdown,
-    /// An HTML table.
+    /// A self-contained HTML page to publish (styled, printable).
     Html,
 }
 
@@ -223,7 +223,11 @@ fn withdrawn_note(s: &Standings, event: &Event) -> Option<String> {
     let mut out = Out::default();
     for r in &s.rows {
         if let Some(after) = event.participants[r.pid].withdrawn_after {
-            out.push_str(if out.len() == 0 { "† Withdrew: " } else { "; " });
+            out.push_str(if out.len() == 0 {
+                "† Withdrew: "
+            } else {
+                "; "
+            });
             push_name(&mut out, event, r.pid);
             out.push(' ');
             out.push_str(&withdrew_when(after));

@@ -40,7 +40,11 @@ pub(super) fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> 
     if let Some(w) = withdrawn_note(s, event) {
         let _ = writeln!(out, "\n{w}");
     }
-    let cites: Vec<String> = cells.cols.iter().map(|&c| criterion_note(&s.columns[c])).collect();
+    let cites: Vec<String> = cells
+        .cols
+        .iter()
+        .map(|&c| criterion_note(&s.columns[c]))
+        .collect();
     if !cites.is_empty() {
         let _ = writeln!(out, "\nCriteria: {}", cites.join("; "));
     }
