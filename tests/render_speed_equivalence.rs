@@ -497,12 +497,28 @@ mod reference {
         }
         out.push('\n');
         let head = header_cells(s);
-        let body = body_cells(s, event);
+        let mut body = body_cells(s, event);
         let ncol = head.len();
-        let mut width = vec![0usize; ncol];
-        for row in std::iter::once(&head).chain(body.iter()) {
-            for (i, c) in row.iter().enumerate() {
-                width[i] = width[i].max(c.chars().count());
+        let fits = |w: &[usize]| w.iter().map(|w| w + 2).sum::<usize>().saturating_sub(2) <= 100;
+        let (mut width, mut heads) = layout(&head, &body, false);
+        if !fits(&width) {
+            (width, heads) = layout(&head, &body, true);
+            if !fits(&width) {
+                // "Decided by" without the article of a step shown as a column.
+                let labels: Vec<String> = shown(s)
+                    .into_iter()
+                    .map(|c| s.columns[c].label.clone())
+                    .collect();
+                for (i, row) in body.iter_mut().enumerate() {
+                    let r = &s.rows[i];
+                    if let (None, false, Some(d)) = (&r.unresolved, is_shared(s, i), &r.decided_by)
+                    {
+                        if labels.contains(&d.criterion) {
+                            *row.last_mut().unwrap() = d.criterion.clone();
+                        }
+                    }
+                }
+                (width, heads) = layout(&head, &body, true);
             }
         }
         let line = |row: &Vec<String>| -> String {
@@ -525,7 +541,9 @@ mod reference {
             }
             l.trim_end().to_string() + "\n"
         };
-        out.push_str(&line(&head));
+        for h in &heads {
+            out.push_str(&line(h));
+        }
         out.push_str(&line(&width.iter().map(|w| "-".repeat(*w)).collect()));
         for row in &body {
             out.push_str(&line(row));
@@ -555,6 +573,55 @@ mod reference {
             out.push_str(&format!("Lots seed: {seed}\n"));
         }
         out
+    }
+
+    /// Widths and header lines: a criterion's label wrapped at its longest
+    /// word with `wrap`, bottom-aligned.
+    fn layout(head: &[String], body: &[Vec<String>], wrap: bool) -> (Vec<usize>, Vec<Vec<String>>) {
+        let ncol = head.len();
+        let mut width = vec![0usize; ncol];
+        for row in body {
+            for (i, c) in row.iter().enumerate() {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let mut lines = Vec::new();
+        for (k, h) in head.iter().enumerate() {
+            if !wrap || k < 2 || k + 1 == ncol {
+                width[k] = width[k].max(h.chars().count());
+                lines.push(vec![h.clone()]);
+                continue;
+            }
+            let longest = h.split(' ').map(|w| w.chars().count()).max().unwrap_or(0);
+            width[k] = width[k].max(longest);
+            let mut wrapped: Vec<String> = Vec::new();
+            for word in h.split(' ') {
+                match wrapped.last_mut() {
+                    Some(l) if l.chars().count() + 1 + word.chars().count() <= width[k] => {
+                        *l = format!("{l} {word}");
+                    }
+                    _ => wrapped.push(word.to_string()),
+                }
+            }
+            lines.push(wrapped);
+        }
+        let depth = lines.iter().map(Vec::len).max().unwrap_or(1);
+        let heads = (0..depth)
+            .map(|d| {
+                lines
+                    .iter()
+                    .map(|l: &Vec<String>| {
+                        let skip = depth - l.len();
+                        if d < skip {
+                            String::new()
+                        } else {
+                            l[d - skip].clone()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        (width, heads)
     }
 
     fn csv_field(s: &str) -> String {

@@ -23,7 +23,10 @@ pub(super) struct Cells {
 }
 
 impl Cells {
-    pub(super) fn new(s: &Standings, event: &Event) -> Cells {
+    /// `articles`: "Decided by" gives the deciding step's article too (the
+    /// text table leaves it out of a step shown as a column, whose article
+    /// is under the table, where the table would not fit 100 characters).
+    pub(super) fn new(s: &Standings, event: &Event, articles: bool) -> Cells {
         let more = table_more(s);
         let cols = shown_columns(s);
         let per_row = cols.len() + 3;
@@ -66,7 +69,11 @@ impl Cells {
                 }
                 bounds.push(text.len());
             }
-            decided(s, i).iter().for_each(|d| text.push_str(d));
+            let mut d = decided(s, i);
+            if !articles && cols.iter().any(|&c| s.columns[c].label == d[0]) {
+                d[1..].iter_mut().for_each(|p| *p = "");
+            }
+            d.iter().for_each(|d| text.push_str(d));
             bounds.push(text.len());
             rows.push(bounds.len() - 1);
         }

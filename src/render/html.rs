@@ -77,7 +77,7 @@ details>summary{list-style:none;color:var(--ink)}
 ";
 
 pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let cells = Cells::new(s, event);
+    let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(4096 + cells.text.len() + 40 * cells.bounds.len());
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str(
@@ -205,10 +205,8 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
             out.push_str("</td>");
         }
         out.push_str("</tr>\n");
-        let last_of_group = g != usize::MAX
-            && s.rows
-                .get(i + 1)
-                .map_or(true, |next| group_of[next.pid] != g);
+        let last_of_group =
+            g != usize::MAX && s.rows.get(i + 1).is_none_or(|next| group_of[next.pid] != g);
         if last_of_group {
             // Named in rank order; explained for the whole group.
             let ranked: Vec<Pid> = s.rows[group_start..=i].iter().map(|r| r.pid).collect();

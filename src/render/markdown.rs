@@ -11,7 +11,7 @@ use crate::rank::Standings;
 use std::fmt::Write as _;
 
 pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let cells = Cells::new(s, event);
+    let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
     let _ = write!(out, "## {} — {}\n\n", event.name, title(rs, meta));
     if let Some(src) = &rs.source_doc {
