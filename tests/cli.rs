@@ -342,7 +342,11 @@ fn list_names_rulesets_and_sources() {
     for n in ["cards/swiss", "us-chess/swiss", "us-chess/round-robin"] {
         assert!(out.contains(n), "{n}");
     }
-    assert!(out.contains("seed 001"));
+    // Documents by their titles: "seed 001" (this project's name for its
+    // copy of a document) read as `--seed` to users.
+    assert!(out.contains("Card-game (Magic-style) Swiss tiebreakers"));
+    let all = stdout(&tb(&["list", "--all"]));
+    assert!(!out.contains("seed 0") && !all.contains("seed 0"), "{all}");
 }
 
 // ------------------------------------------------------------------ README

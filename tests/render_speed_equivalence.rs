@@ -28,7 +28,21 @@ const FORMATS: [Format; 5] = [
 /// Both implementations agree on every format and on `explain` (all steps,
 /// and the steps of a few participants).
 fn check(what: &str, s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) {
-    for fmt in FORMATS {
+    // The HTML page is the table's cells (compared here as the text table
+    // and Markdown) in a styled page with explanations; that every
+    // participant is in it is checked here, the page itself by
+    // .ci/screenshots.sh in a browser.
+    let page = tb::render::render(s, event, rs, meta, Format::Html);
+    for r in &s.rows {
+        let p = &event.participants[r.pid];
+        let name = format!(
+            "{} <span class=\"id\">({})</span>",
+            reference::esc(&p.name),
+            reference::esc(&p.id)
+        );
+        assert!(page.contains(&name), "{what}, HTML: no {name}");
+    }
+    for fmt in FORMATS.into_iter().filter(|&f| f != Format::Html) {
         let fast = tb::render::render(s, event, rs, meta, fmt);
         let slow = reference::render(s, event, rs, meta, fmt);
         if fast != slow {
@@ -242,7 +256,7 @@ mod reference {
     use tb::eval::Value;
     use tb::model::Event;
     use tb::plan::Ruleset;
-    use tb::rank::{Outcome, Standings, TraceStep};
+    use tb::rank::{Column, Outcome, Standings, TraceStep};
     use tb::render::{Format, Meta};
     use tb::syntax::ast::Direction;
 
@@ -296,7 +310,7 @@ mod reference {
             }
             Format::Csv => csv(s, event),
             Format::Markdown => markdown(s, event, rs, meta),
-            Format::Html => html(s, event, rs, meta),
+            Format::Html => unreachable!("checked apart"),
         }
     }
 
@@ -373,9 +387,71 @@ mod reference {
         })
     }
 
+    /// The columns a table shows: the first, and those of a step some tie
+    /// reached (applied to two or more, its condition holding).
+    fn shown(s: &Standings) -> Vec<usize> {
+        (0..s.columns.len())
+            .filter(|&i| {
+                i == 0
+                    || s.trace.iter().any(|t| {
+                        t.criterion == s.columns[i].label
+                            && t.group.len() >= 2
+                            && t.outcome != Outcome::Skipped
+                    })
+            })
+            .collect()
+    }
+
+    fn hidden(s: &Standings) -> Option<String> {
+        let shown = shown(s);
+        let h: Vec<String> = (0..s.columns.len())
+            .filter(|i| !shown.contains(i))
+            .map(|i| match &s.columns[i].cite {
+                Some(c) => format!("{} ({c})", s.columns[i].label),
+                None => s.columns[i].label.clone(),
+            })
+            .collect();
+        (!h.is_empty()).then(|| h.join("; "))
+    }
+
+    fn withdrawn(s: &Standings, event: &Event) -> Option<String> {
+        let w: Vec<String> = s
+            .rows
+            .iter()
+            .filter_map(|r| {
+                let p = &event.participants[r.pid];
+                let when = match p.withdrawn_after? {
+                    0 => "before round 1".to_string(),
+                    n => format!("after round {n}"),
+                };
+                Some(format!("{} ({}) {when}", p.name, p.id))
+            })
+            .collect();
+        (!w.is_empty()).then(|| format!("† Withdrew: {}", w.join("; ")))
+    }
+
+    fn criterion(c: &Column) -> String {
+        let dir = match c.dir {
+            Direction::Desc => "higher is better",
+            Direction::Asc => "lower is better",
+        };
+        let rev = if c.reversed { ", reversed" } else { "" };
+        let places = if c.places {
+            ", printed as the place among those tied when it was reached, 0 if it separated none"
+        } else if c.group_relative {
+            ", among the tied: as last compared"
+        } else {
+            ""
+        };
+        match &c.cite {
+            Some(ci) => format!("{} ({dir}{rev}{places}): {ci}", c.label),
+            None => format!("{} ({dir}{rev}{places})", c.label),
+        }
+    }
+
     fn header_cells(s: &Standings) -> Vec<String> {
         let mut h = vec!["Rank".to_string(), "Participant".to_string()];
-        h.extend(s.columns.iter().map(|c| c.label.clone()));
+        h.extend(shown(s).into_iter().map(|c| s.columns[c].label.clone()));
         h.push("Decided by".into());
         h
     }
@@ -387,17 +463,19 @@ mod reference {
             .enumerate()
             .map(|(i, r)| {
                 let p = &event.participants[r.pid];
-                let mut row = vec![rank_text(s, i), format!("{} ({})", p.name, p.id)];
-                row.extend(
-                    r.values
-                        .iter()
-                        .zip(&s.columns)
-                        .enumerate()
-                        .map(|(ci, (v, c))| match more.get(&(i, ci)) {
-                            Some(t) => t.clone(),
-                            None => cell(v, c.decimals),
-                        }),
-                );
+                let mark = if p.withdrawn_after.is_some() {
+                    " †"
+                } else {
+                    ""
+                };
+                let mut row = vec![rank_text(s, i), format!("{} ({}){mark}", p.name, p.id)];
+                row.extend(shown(s).into_iter().map(|ci| {
+                    match (more.get(&(i, ci)), r.values.get(ci)) {
+                        (Some(t), _) => t.clone(),
+                        (None, Some(v)) => cell(v, s.columns[ci].decimals),
+                        (None, None) => "-".into(),
+                    }
+                }));
                 row.push(decided_text(s, i));
                 row
             })
@@ -419,12 +497,28 @@ mod reference {
         }
         out.push('\n');
         let head = header_cells(s);
-        let body = body_cells(s, event);
+        let mut body = body_cells(s, event);
         let ncol = head.len();
-        let mut width = vec![0usize; ncol];
-        for row in std::iter::once(&head).chain(body.iter()) {
-            for (i, c) in row.iter().enumerate() {
-                width[i] = width[i].max(c.chars().count());
+        let fits = |w: &[usize]| w.iter().map(|w| w + 2).sum::<usize>().saturating_sub(2) <= 100;
+        let (mut width, mut heads) = layout(&head, &body, false);
+        if !fits(&width) {
+            (width, heads) = layout(&head, &body, true);
+            if !fits(&width) {
+                // "Decided by" without the article of a step shown as a column.
+                let labels: Vec<String> = shown(s)
+                    .into_iter()
+                    .map(|c| s.columns[c].label.clone())
+                    .collect();
+                for (i, row) in body.iter_mut().enumerate() {
+                    let r = &s.rows[i];
+                    if let (None, false, Some(d)) = (&r.unresolved, is_shared(s, i), &r.decided_by)
+                    {
+                        if labels.contains(&d.criterion) {
+                            *row.last_mut().unwrap() = d.criterion.clone();
+                        }
+                    }
+                }
+                (width, heads) = layout(&head, &body, true);
             }
         }
         let line = |row: &Vec<String>| -> String {
@@ -447,35 +541,25 @@ mod reference {
             }
             l.trim_end().to_string() + "\n"
         };
-        out.push_str(&line(&head));
+        for h in &heads {
+            out.push_str(&line(h));
+        }
         out.push_str(&line(&width.iter().map(|w| "-".repeat(*w)).collect()));
         for row in &body {
             out.push_str(&line(row));
         }
-        let cites: Vec<String> = s
-            .columns
-            .iter()
-            .map(|c| {
-                let dir = match c.dir {
-                    Direction::Desc => "higher is better",
-                    Direction::Asc => "lower is better",
-                };
-                let rev = if c.reversed { ", reversed" } else { "" };
-                let places = if c.places {
-                    ", printed as the place among those tied when it was reached, 0 if it separated none"
-                } else if c.group_relative {
-                    ", among the tied: as last compared"
-                } else {
-                    ""
-                };
-                match &c.cite {
-                    Some(ci) => format!("{} ({dir}{rev}{places}): {ci}", c.label),
-                    None => format!("{} ({dir}{rev}{places})", c.label),
-                }
-            })
+        if let Some(w) = withdrawn(s, event) {
+            out.push_str(&format!("\n{w}\n"));
+        }
+        let cites: Vec<String> = shown(s)
+            .into_iter()
+            .map(|c| criterion(&s.columns[c]))
             .collect();
         if !cites.is_empty() {
             out.push_str(&format!("\nCriteria: {}\n", cites.join("; ")));
+        }
+        if let Some(h) = hidden(s) {
+            out.push_str(&format!("Not shown, as no tie reached them: {h}\n"));
         }
         // The notes are no fast path: both renderers use the one definition.
         let notes = tb::render::undefined_notes(s, event);
@@ -489,6 +573,55 @@ mod reference {
             out.push_str(&format!("Lots seed: {seed}\n"));
         }
         out
+    }
+
+    /// Widths and header lines: a criterion's label wrapped at its longest
+    /// word with `wrap`, bottom-aligned.
+    fn layout(head: &[String], body: &[Vec<String>], wrap: bool) -> (Vec<usize>, Vec<Vec<String>>) {
+        let ncol = head.len();
+        let mut width = vec![0usize; ncol];
+        for row in body {
+            for (i, c) in row.iter().enumerate() {
+                width[i] = width[i].max(c.chars().count());
+            }
+        }
+        let mut lines = Vec::new();
+        for (k, h) in head.iter().enumerate() {
+            if !wrap || k < 2 || k + 1 == ncol {
+                width[k] = width[k].max(h.chars().count());
+                lines.push(vec![h.clone()]);
+                continue;
+            }
+            let longest = h.split(' ').map(|w| w.chars().count()).max().unwrap_or(0);
+            width[k] = width[k].max(longest);
+            let mut wrapped: Vec<String> = Vec::new();
+            for word in h.split(' ') {
+                match wrapped.last_mut() {
+                    Some(l) if l.chars().count() + 1 + word.chars().count() <= width[k] => {
+                        *l = format!("{l} {word}");
+                    }
+                    _ => wrapped.push(word.to_string()),
+                }
+            }
+            lines.push(wrapped);
+        }
+        let depth = lines.iter().map(Vec::len).max().unwrap_or(1);
+        let heads = (0..depth)
+            .map(|d| {
+                lines
+                    .iter()
+                    .map(|l: &Vec<String>| {
+                        let skip = depth - l.len();
+                        if d < skip {
+                            String::new()
+                        } else {
+                            l[d - skip].clone()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        (width, heads)
     }
 
     fn csv_field(s: &str) -> String {
@@ -539,72 +672,66 @@ mod reference {
     }
 
     fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+        let md = |t: &str| t.replace('|', "\\|");
         let mut out = format!(
             "## {} — {}\n\n",
             event.name,
             rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
         );
+        if let Some(src) = &rs.source_doc {
+            out.push_str(&format!("Ruleset {}: {}\n\n", md(&meta.ruleset), md(src)));
+        }
+        for n in &meta.notes {
+            out.push_str(&format!("Note: {}\n\n", md(n)));
+        }
         let head = header_cells(s);
         out.push_str(&format!("| {} |\n", head.join(" | ")));
-        out.push_str(&format!(
-            "|{}\n",
-            head.iter().map(|_| "---|").collect::<String>()
-        ));
+        let n = head.len();
+        out.push('|');
+        for k in 0..n {
+            out.push_str(if k >= 2 && k + 1 < n { "---:|" } else { "---|" });
+        }
+        out.push('\n');
         for row in body_cells(s, event) {
             out.push_str(&format!(
                 "| {} |\n",
-                row.iter()
-                    .map(|c| c.replace('|', "\\|"))
-                    .collect::<Vec<_>>()
-                    .join(" | ")
+                row.iter().map(|c| md(c)).collect::<Vec<_>>().join(" | ")
+            ));
+        }
+        if let Some(w) = withdrawn(s, event) {
+            out.push_str(&format!("\n{}\n", md(&w)));
+        }
+        let shown = shown(s);
+        if !shown.is_empty() {
+            out.push_str("\nCriteria:\n\n");
+            for c in shown {
+                out.push_str(&format!("- {}\n", md(&criterion(&s.columns[c]))));
+            }
+        }
+        if let Some(h) = hidden(s) {
+            out.push_str(&format!(
+                "\nNot shown, as no tie reached them: {}\n",
+                md(&h)
             ));
         }
         let notes = tb::render::undefined_notes(s, event);
         if !notes.is_empty() {
             out.push_str("\nUndefined values:\n\n");
             for n in &notes {
-                out.push_str(&format!("- {}\n", n.replace('|', "\\|")));
+                out.push_str(&format!("- {}\n", md(n)));
             }
+        }
+        if let Some(seed) = s.lots_seed {
+            out.push_str(&format!("\nLots seed: {seed}\n"));
         }
         out
     }
 
-    fn esc(s: &str) -> String {
+    pub fn esc(s: &str) -> String {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")
             .replace('>', "&gt;")
             .replace('"', "&quot;")
-    }
-
-    fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-        let mut out = format!(
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head><body>\n<h1>{}</h1>\n<p>{}</p>\n<table>\n<thead><tr>",
-            esc(&event.name),
-            esc(&event.name),
-            esc(&rs.title.clone().unwrap_or_else(|| meta.ruleset.clone()))
-        );
-        for h in header_cells(s) {
-            out.push_str(&format!("<th>{}</th>", esc(&h)));
-        }
-        out.push_str("</tr></thead>\n<tbody>\n");
-        for row in body_cells(s, event) {
-            out.push_str("<tr>");
-            for c in row {
-                out.push_str(&format!("<td>{}</td>", esc(&c)));
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</tbody>\n</table>\n");
-        let notes = tb::render::undefined_notes(s, event);
-        if !notes.is_empty() {
-            out.push_str("<p>Undefined values:</p>\n<ul>\n");
-            for n in &notes {
-                out.push_str(&format!("<li>{}</li>\n", esc(n)));
-            }
-            out.push_str("</ul>\n");
-        }
-        out.push_str("</body></html>\n");
-        out
     }
 
     /// A readable account of each step that involved the given participants

@@ -1,7 +1,11 @@
-//! The cells of the table, Markdown and HTML outputs, in one string.
+//! The cells of the table, Markdown and HTML outputs, in one string: the
+//! rank (`2=` where shared), the participant (marked where withdrawn), the
+//! columns some tie reached ([`shown_columns`]), what decided the place.
 
 use super::more::table_more;
-use super::{decided, is_shared, push_cell, push_cell_more, push_name, Out};
+use super::{
+    decided, is_shared, push_cell, push_cell_more, push_name, shown_columns, Out, WITHDRAWN_MARK,
+};
 use crate::model::Event;
 use crate::num::Fixed;
 use crate::rank::Standings;
@@ -14,12 +18,18 @@ pub(super) struct Cells {
     pub(super) bounds: Vec<usize>,
     /// Row `r` is cells `rows[r]..rows[r + 1]`.
     rows: Vec<usize>,
+    /// The standings' columns shown, in order (cells 2.. of each row).
+    pub(super) cols: Vec<usize>,
 }
 
 impl Cells {
-    pub(super) fn new(s: &Standings, event: &Event) -> Cells {
+    /// `articles`: "Decided by" gives the deciding step's article too (the
+    /// text table leaves it out of a step shown as a column, whose article
+    /// is under the table, where the table would not fit 100 characters).
+    pub(super) fn new(s: &Standings, event: &Event, articles: bool) -> Cells {
         let more = table_more(s);
-        let per_row = s.columns.len() + 3;
+        let cols = shown_columns(s);
+        let per_row = cols.len() + 3;
         let mut text = Out::with_capacity((s.rows.len() + 1) * (32 + 8 * per_row));
         let mut bounds = Vec::with_capacity((s.rows.len() + 1) * per_row + 1);
         let mut rows = Vec::with_capacity(s.rows.len() + 2);
@@ -27,7 +37,7 @@ impl Cells {
         rows.push(0);
         let head = ["Rank", "Participant"]
             .into_iter()
-            .chain(s.columns.iter().map(|c| c.label.as_str()))
+            .chain(cols.iter().map(|&c| s.columns[c].label.as_str()))
             .chain(["Decided by"]);
         for h in head {
             text.push_str(h);
@@ -41,8 +51,17 @@ impl Cells {
             }
             bounds.push(text.len());
             push_name(&mut text, event, r.pid);
+            if event.participants[r.pid].withdrawn_after.is_some() {
+                text.push_str(WITHDRAWN_MARK);
+            }
             bounds.push(text.len());
-            for (ci, (v, col)) in r.values.iter().zip(&s.columns).enumerate() {
+            for &ci in &cols {
+                let col = &s.columns[ci];
+                let Some(v) = r.values.get(ci) else {
+                    text.push('-');
+                    bounds.push(text.len());
+                    continue;
+                };
                 if more.is_empty() {
                     push_cell(&mut text, v, col.decimals);
                 } else {
@@ -50,7 +69,11 @@ impl Cells {
                 }
                 bounds.push(text.len());
             }
-            decided(s, i).iter().for_each(|d| text.push_str(d));
+            let mut d = decided(s, i);
+            if !articles && cols.iter().any(|&c| s.columns[c].label == d[0]) {
+                d[1..].iter_mut().for_each(|p| *p = "");
+            }
+            d.iter().for_each(|d| text.push_str(d));
             bounds.push(text.len());
             rows.push(bounds.len() - 1);
         }
@@ -58,6 +81,7 @@ impl Cells {
             text: text.into_string(),
             bounds,
             rows,
+            cols,
         }
     }
 

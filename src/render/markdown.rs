@@ -1,17 +1,32 @@
-//! A Markdown table (`--format markdown`).
+//! A Markdown table (`--format markdown`) with the notes the text table
+//! has: the document, the notes, the withdrawn, the criteria, the steps
+//! not shown, the undefined values and the lots seed.
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{title, Meta};
+use super::{criterion_note, hidden_columns, title, withdrawn_note, Meta};
 use crate::model::Event;
 use crate::plan::Ruleset;
 use crate::rank::Standings;
 use std::fmt::Write as _;
 
 pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let cells = Cells::new(s, event);
+    let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
     let _ = write!(out, "## {} — {}\n\n", event.name, title(rs, meta));
+    if let Some(src) = &rs.source_doc {
+        out.push_str("Ruleset ");
+        push_markdown(&mut out, &meta.ruleset);
+        out.push_str(": ");
+        push_markdown(&mut out, src);
+        out.push_str("\n\n");
+    }
+    for n in &meta.notes {
+        out.push_str("Note: ");
+        push_markdown(&mut out, n);
+        out.push_str("\n\n");
+    }
+    let ncol = cells.cols.len() + 3;
     for r in 0..cells.len() {
         out.push_str("| ");
         for (k, c) in cells.row(r).enumerate() {
@@ -27,12 +42,35 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
         }
         out.push_str(" |\n");
         if r == 0 {
+            // Values right-aligned, as in the text table.
             out.push('|');
-            for _ in cells.row(0) {
-                out.push_str("---|");
+            for k in 0..ncol {
+                out.push_str(if k >= 2 && k + 1 < ncol {
+                    "---:|"
+                } else {
+                    "---|"
+                });
             }
             out.push('\n');
         }
+    }
+    if let Some(w) = withdrawn_note(s, event) {
+        out.push('\n');
+        push_markdown(&mut out, &w);
+        out.push('\n');
+    }
+    if !cells.cols.is_empty() {
+        out.push_str("\nCriteria:\n\n");
+        for &c in &cells.cols {
+            out.push_str("- ");
+            push_markdown(&mut out, &criterion_note(&s.columns[c]));
+            out.push('\n');
+        }
+    }
+    if let Some(h) = hidden_columns(s, &cells.cols) {
+        out.push_str("\nNot shown, as no tie reached them: ");
+        push_markdown(&mut out, &h);
+        out.push('\n');
     }
     let undefined = undefined_notes(s, event);
     if !undefined.is_empty() {
@@ -42,6 +80,9 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
             push_markdown(&mut out, l);
             out.push('\n');
         }
+    }
+    if let Some(seed) = s.lots_seed {
+        let _ = write!(out, "\nLots seed: {seed}\n");
     }
     out
 }

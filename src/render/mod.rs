@@ -17,6 +17,14 @@
 //! the text of `Value::display` (the tests below compare the two);
 //! anything else goes through `Value::display` itself.
 //!
+//! Which columns a table shows: the table, Markdown and HTML show a step's
+//! column only where some tie reached the step ([`shown_columns`]; the
+//! first column, the score, always): a bridge regulation has a dozen steps,
+//! most of which no tie in a given event reaches, and printing them all
+//! made a 238-character table of `-`. The steps left out are named under
+//! the table. CSV and JSON are data for programs and keep every column, so
+//! that a ruleset's columns never depend on the event.
+//!
 //! One file per output: `table`, `markdown`, `html`, `csv`,
 //! `json`, `explain`, `procedures`; the shared pieces: `cells` (the
 //! cells of table, Markdown and HTML), `notes` (undefined values) and
@@ -42,8 +50,9 @@ use crate::eval::Value;
 use crate::model::Event;
 use crate::num::{Exact, Fixed, Num};
 use crate::plan::Ruleset;
-use crate::rank::Standings;
+use crate::rank::{Outcome, Standings};
 use more::{text_of, More};
+use std::collections::HashSet;
 use std::fmt;
 use std::ops::Range;
 
@@ -67,9 +76,9 @@ pub enum Format {
     Json,
     /// Comma-separated values.
     Csv,
-    /// A Markdown table.
+    /// A Markdown table and its notes.
     Markdown,
-    /// An HTML table.
+    /// A self-contained HTML page to publish (styled, printable).
     Html,
 }
 
@@ -162,6 +171,92 @@ fn is_shared(s: &Standings, i: usize) -> bool {
 /// The ruleset's title, or the name the user gave it.
 fn title<'a>(rs: &'a Ruleset, meta: &'a Meta) -> &'a str {
     rs.title.as_deref().unwrap_or(&meta.ruleset)
+}
+
+/// The columns the table, Markdown and HTML show, in order: the first (the
+/// score every participant is ranked on) and those of the steps some tie
+/// reached, that is, applied to a group of two or more whose condition held
+/// (see the module's documentation).
+fn shown_columns(s: &Standings) -> Vec<usize> {
+    let reached: HashSet<&str> = s
+        .trace
+        .iter()
+        .filter(|t| t.group.len() >= 2 && t.outcome != Outcome::Skipped)
+        .map(|t| t.criterion.as_str())
+        .collect();
+    (0..s.columns.len())
+        .filter(|&i| i == 0 || reached.contains(s.columns[i].label.as_str()))
+        .collect()
+}
+
+/// The columns [`shown_columns`] leaves out, as "label (article)" for the
+/// line under the table; None when every column is shown.
+fn hidden_columns(s: &Standings, shown: &[usize]) -> Option<String> {
+    let hidden: Vec<String> = (0..s.columns.len())
+        .filter(|i| !shown.contains(i))
+        .map(|i| {
+            let c = &s.columns[i];
+            match &c.cite {
+                Some(ci) => format!("{} ({ci})", c.label),
+                None => c.label.clone(),
+            }
+        })
+        .collect();
+    (!hidden.is_empty()).then(|| hidden.join("; "))
+}
+
+/// The mark after a withdrawn participant's name in the table and Markdown,
+/// explained under the table by [`withdrawn_note`].
+const WITHDRAWN_MARK: &str = " †";
+
+/// When a participant withdrew, in words.
+fn withdrew_when(after: u32) -> String {
+    match after {
+        0 => "before round 1".to_string(),
+        r => format!("after round {r}"),
+    }
+}
+
+/// The line under the table naming each withdrawn participant and when
+/// they withdrew; None when nobody did.
+fn withdrawn_note(s: &Standings, event: &Event) -> Option<String> {
+    let mut out = Out::default();
+    for r in &s.rows {
+        if let Some(after) = event.participants[r.pid].withdrawn_after {
+            out.push_str(if out.len() == 0 {
+                "† Withdrew: "
+            } else {
+                "; "
+            });
+            push_name(&mut out, event, r.pid);
+            out.push(' ');
+            out.push_str(&withdrew_when(after));
+        }
+    }
+    (out.len() > 0).then(|| out.into_string())
+}
+
+/// Each column's description under the table: its label, which way it
+/// ranks (a place is lower-is-better, a score higher-is-better: the reader
+/// must not have to guess), how it is printed, then its article.
+fn criterion_note(c: &crate::rank::Column) -> String {
+    let mut note = format!("{} ({}", c.label, c.dir.phrase());
+    if c.reversed {
+        note.push_str(", reversed");
+    }
+    if c.places {
+        note.push_str(
+            ", printed as the place among those tied when it was reached, 0 if it separated none",
+        );
+    } else if c.group_relative {
+        note.push_str(", among the tied: as last compared");
+    }
+    note.push(')');
+    if let Some(ci) = &c.cite {
+        note.push_str(": ");
+        note.push_str(ci);
+    }
+    note
 }
 
 /// What decided row `i`'s place, as the table, CSV, Markdown and HTML say
