@@ -317,7 +317,7 @@ fn params_change_the_result() {
 }
 
 #[test]
-fn explain_shows_each_step_with_values_and_article() {
+fn explain_tells_each_tie_in_the_regulations_words() {
     let o = tb(&[
         "explain",
         "cards/swiss",
@@ -328,11 +328,20 @@ fn explain_shows_each_step_with_values_and_article() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("swiss / OMW% (higher is better) [Step 1]"),
+        out.contains("1. OMW% (omwp) [Step 1], higher is better"),
         "{out}"
     );
-    assert!(out.contains("Fay Okafor (fay) = 0.54"), "{out}");
-    assert!(out.contains("Gus Lindqvist (gus) = 0.56"), "{out}");
+    assert!(out.contains("Fay Okafor (fay): 0.54"), "{out}");
+    assert!(out.contains("Gus Lindqvist (gus): 0.56"), "{out}");
+    assert!(
+        out.contains("→ separated: Gus Lindqvist (gus) ahead of Fay Okafor (fay)"),
+        "{out}"
+    );
+    // Only the tie asked for, and no engine words.
+    assert!(!out.contains("Ana Souza (ana) and"), "{out}");
+    for engine in ["→ continue", "→ procedure", "still tied"] {
+        assert!(!out.contains(engine), "{engine}: {out}");
+    }
     golden("cards-swiss.explain.txt", &out);
 }
 

@@ -31,6 +31,7 @@ mod columnar;
 mod data_reads;
 mod direction;
 mod editor_grammar;
+mod explain_schema;
 mod error_catalogue;
 mod fide_cli;
 mod fide_oracle;
