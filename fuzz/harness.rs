@@ -331,9 +331,14 @@ pub fn rank_twice(ev: &Event, rs: &Ruleset) -> Option<String> {
         detail_ev.columnar = false;
         let mut opts = tb::render::ExplainOptions {
             ids: Vec::new(),
-            details: Some(Box::new(move |p, k, g: &[usize]| detail_ev.step_details(p, k, g))),
+            details: Some(Box::new(move |p, k, g: &[usize]| {
+                detail_ev.step_details(p, k, g)
+            })),
         };
-        for f in [tb::render::ExplainFormat::Text, tb::render::ExplainFormat::Json] {
+        for f in [
+            tb::render::ExplainFormat::Text,
+            tb::render::ExplainFormat::Json,
+        ] {
             let _ = tb::render::explain(&first, ev, rs, &mut opts, f);
         }
     }

@@ -97,8 +97,20 @@ fn columnar_and_per_participant_evaluation_agree() {
                     let json = |st| tb::render::render(st, ev, rs, &meta, tb::render::Format::Json);
                     assert_eq!(json(&a), json(&b), "{rname} on {ename}");
                     assert_eq!(
-                        tb::render::explain(&a, ev, rs, &mut Default::default(), Default::default()),
-                        tb::render::explain(&b, ev, rs, &mut Default::default(), Default::default()),
+                        tb::render::explain(
+                            &a,
+                            ev,
+                            rs,
+                            &mut Default::default(),
+                            Default::default()
+                        ),
+                        tb::render::explain(
+                            &b,
+                            ev,
+                            rs,
+                            &mut Default::default(),
+                            Default::default()
+                        ),
                         "{rname} on {ename}"
                     );
                     compared += 1;

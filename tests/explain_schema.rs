@@ -5,7 +5,9 @@ use std::path::Path;
 use std::process::Command;
 
 fn schema(name: &str) -> jsonschema::Validator {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schema")
+        .join(name);
     let text = std::fs::read_to_string(&path).expect("schema file");
     let value: serde_json::Value = serde_json::from_str(&text).expect("schema is JSON");
     jsonschema::validator_for(&value).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -17,12 +19,19 @@ fn tb_json(args: &[&str]) -> serde_json::Value {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("run tb");
-    assert!(out.status.success(), "tb {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "tb {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("tb {args:?}: not JSON: {e}"))
 }
 
 fn check(v: &jsonschema::Validator, doc: &serde_json::Value, what: &str) {
-    let errors: Vec<String> = v.iter_errors(doc).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
     assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
 }
 

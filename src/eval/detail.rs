@@ -177,8 +177,10 @@ impl Evaluator<'_> {
                     // Made of its arguments (`quotient(imps_won, imps_lost)`):
                     // their parts.
                     How::Leaf if !args.is_empty() => {
-                        let parts: Vec<Detail> =
-                            args.iter().map(|a| self.detail_of(a, env, depth + 1)).collect();
+                        let parts: Vec<Detail> = args
+                            .iter()
+                            .map(|a| self.detail_of(a, env, depth + 1))
+                            .collect();
                         if parts.iter().any(|p| p.how != How::Leaf) {
                             How::Parts(parts)
                         } else {
@@ -221,7 +223,11 @@ impl Evaluator<'_> {
                     d.how = items_how(func, items);
                 }
             }
-            PKind::Call(Func::CutLowest | Func::CutHighest | Func::Best, _) | PKind::List(_) => {
+            PKind::Call(
+                Func::CutLowest | Func::CutHighest | Func::Best | Func::Sorted | Func::SortedByKey,
+                _,
+            )
+            | PKind::List(_) => {
                 if let Some(items) = self.list_items(e, env, depth + 1) {
                     d.how = items_how("list", items);
                 }
@@ -305,6 +311,23 @@ impl Evaluator<'_> {
                 replay_cut(*f, &mut items, n.numer().max(0) as usize);
                 Some(items)
             }
+            PKind::Call(f @ (Func::Sorted | Func::SortedByKey), args) if args.len() == 1 => {
+                // The evaluator's order (`sorted` in eval/builtins.rs): highest
+                // first, by key or by value, a stable sort of the items counted.
+                let items = self.list_items(&args[0], env, depth + 1)?;
+                let (mut kept, cut): (Vec<Item>, Vec<Item>) =
+                    items.into_iter().partition(|i| i.cut.is_none());
+                let by_key = *f == Func::SortedByKey;
+                kept.sort_by_key(|i| {
+                    std::cmp::Reverse(
+                        i.list
+                            .as_ref()
+                            .map(|l| if by_key { l.key } else { l.value }),
+                    )
+                });
+                kept.extend(cut);
+                Some(kept)
+            }
             PKind::List(g) => {
                 let mut items = Vec::new();
                 self.loop_items(g, Agg::Sum, 0, env, depth, &mut Vec::new(), &mut items);
@@ -325,10 +348,12 @@ impl Evaluator<'_> {
                 .all(|(i, h)| i.value == Some(h.value));
         if agree {
             let mut items = named?;
-            let mut k = 0;
-            for i in items.iter_mut().filter(|i| i.cut.is_none()) {
-                i.list = Some(held[k].clone());
-                k += 1;
+            for (i, h) in items
+                .iter_mut()
+                .filter(|i| i.cut.is_none())
+                .zip(held.iter())
+            {
+                i.list = Some(h.clone());
             }
             return Some(items);
         }
@@ -433,7 +458,11 @@ impl Evaluator<'_> {
                     let v = self.eval(a, env).ok()?.display(None)?;
                     said.push(format!("`{}` = {v}", self.text(a)));
                 }
-                Some(format!("the {} of {}", if *f == Func::Max { "larger" } else { "smaller" }, said.join(", ")))
+                Some(format!(
+                    "the {} of {}",
+                    if *f == Func::Max { "larger" } else { "smaller" },
+                    said.join(", ")
+                ))
             }
             _ => None,
         }
@@ -458,7 +487,8 @@ impl Evaluator<'_> {
                 if let (Some(x), Some(y)) = (x.display(None), y.display(None)) {
                     // Values of participants compared; not a field tested
                     // against a constant (`r.points == event.win_points`).
-                    if !matches!(a.kind, PKind::Metric(..)) || !matches!(b.kind, PKind::Metric(..)) {
+                    if !matches!(a.kind, PKind::Metric(..)) || !matches!(b.kind, PKind::Metric(..))
+                    {
                         return;
                     }
                     notes.push(format!(
@@ -584,11 +614,13 @@ impl Evaluator<'_> {
 /// arguments free of the loop's variables (`fors`), once each.
 fn own_metrics<'e>(e: &'e PExpr, fors: &[(usize, PExpr)], out: &mut Vec<&'e PExpr>) {
     match &e.kind {
-        PKind::Metric(_, None, args) if !args.iter().any(|a| uses_slots(a, fors)) => {
-            if !out.iter().any(|o| o.span == e.span && o.file == e.file) {
-                out.push(e);
-            }
+        PKind::Metric(_, None, args)
+            if !args.iter().any(|a| uses_slots(a, fors))
+                && !out.iter().any(|o| o.span == e.span && o.file == e.file) =>
+        {
+            out.push(e);
         }
+        PKind::Metric(..) => {}
         PKind::Binary(_, a, b) => {
             own_metrics(a, fors, out);
             own_metrics(b, fors, out);
@@ -603,7 +635,8 @@ fn uses_slots(e: &PExpr, fors: &[(usize, PExpr)]) -> bool {
     match &e.kind {
         PKind::Local(k) => fors.iter().any(|(s, _)| s == k),
         PKind::Metric(_, t, args) => {
-            t.as_deref().is_some_and(|t| uses_slots(t, fors)) || args.iter().any(|a| uses_slots(a, fors))
+            t.as_deref().is_some_and(|t| uses_slots(t, fors))
+                || args.iter().any(|a| uses_slots(a, fors))
         }
         PKind::Field(b, _) | PKind::Unary(_, b) | PKind::Table(_, b) => uses_slots(b, fors),
         PKind::Call(_, args) => args.iter().any(|a| uses_slots(a, fors)),
@@ -676,10 +709,7 @@ fn replay_cut(f: Func, items: &mut [Item], n: usize) {
     let live: Vec<usize> = (0..items.len())
         .filter(|&k| items[k].cut.is_none() && items[k].list.is_some())
         .collect();
-    let held: Vec<ListItem> = live
-        .iter()
-        .filter_map(|&k| items[k].list.clone())
-        .collect();
+    let held: Vec<ListItem> = live.iter().filter_map(|&k| items[k].list.clone()).collect();
     if f == Func::Best {
         // `best`: the n highest values, a stable sort highest first.
         let mut order: Vec<usize> = (0..held.len()).collect();
@@ -703,7 +733,9 @@ fn replay_cut(f: Func, items: &mut [Item], n: usize) {
             .find(|&k| held.get(k) != Some(&before[k]))
             .unwrap_or(before.len() - 1);
         let it = &before[at];
-        let least = before.iter().all(|o| (o.key, o.value) >= (it.key, it.value));
+        let least = before
+            .iter()
+            .all(|o| (o.key, o.value) >= (it.key, it.value));
         let why = match f {
             Func::CutLowest if !least && it.voluntary => {
                 "cut: a voluntarily unplayed round's value, cut instead of the least significant one (`cut_lowest`)".to_string()

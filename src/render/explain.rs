@@ -65,6 +65,9 @@ pub struct Primary {
     pub step: StepWords,
     /// The participants it ranked.
     pub field: usize,
+    /// Steps before it that left the whole field level (a two-winner
+    /// movement's field, when there is one): label and the shared value.
+    pub level_before: Vec<(String, String)>,
     /// Each group of equal score, best first: the value and the members
     /// (all of them up to [`LIST_FIELD`] participants, else only those
     /// asked for with `--ids`, and the ties).
@@ -168,7 +171,8 @@ pub fn account(s: &Standings, event: &Event, rs: &Ruleset, opts: &mut ExplainOpt
     let mut tie_of: HashMap<Pid, usize> = HashMap::new();
     let main = s.trace.first().map(|t| t.proc_id);
     let mut places = Printed::new(s);
-    for t in &s.trace {
+    let mut level_before = Vec::new();
+    for (i, t) in s.trace.iter().enumerate() {
         let printed = places.printed(t);
         let first = t.group.first().copied();
         let at = first.and_then(|p| tie_of.get(&p).copied());
@@ -208,8 +212,23 @@ pub fn account(s: &Standings, event: &Event, rs: &Ruleset, opts: &mut ExplainOpt
                     primaries.push(Primary {
                         step,
                         field: t.group.len(),
+                        level_before: std::mem::take(&mut level_before),
                         groups,
                     });
+                }
+                // A step that leaves the whole field level and goes on to
+                // the next step, which splits it: the field is ranked there.
+                Outcome::NotSplit
+                    if t.handoffs.is_empty()
+                        && s.trace.get(i + 1).is_some_and(|n| {
+                            n.proc_id == t.proc_id
+                                && n.step.is_some()
+                                && n.step == t.step.map(|k| k + 1)
+                                && matches!(n.outcome, Outcome::Split(_))
+                                && same_members(&n.group, &t.group)
+                        }) =>
+                {
+                    level_before.push((t.criterion.clone(), value_text(t, t.group[0])));
                 }
                 _ => {
                     // The whole field is level: its first step is the tie's.
@@ -240,8 +259,15 @@ pub fn account(s: &Standings, event: &Event, rs: &Ruleset, opts: &mut ExplainOpt
                 && last.order.is_empty()
                 && last.step.label == a.step.label
                 && same_members(&last.group, &a.group)
-                && last.values.iter().map(|m| (m.pid, &m.text)).collect::<Vec<_>>()
-                    == a.values.iter().map(|m| (m.pid, &m.text)).collect::<Vec<_>>();
+                && last
+                    .values
+                    .iter()
+                    .map(|m| (m.pid, &m.text))
+                    .collect::<Vec<_>>()
+                    == a.values
+                        .iter()
+                        .map(|m| (m.pid, &m.text))
+                        .collect::<Vec<_>>();
             if same {
                 last.again += 1;
                 last.next = a.next;
@@ -254,7 +280,11 @@ pub fn account(s: &Standings, event: &Event, rs: &Ruleset, opts: &mut ExplainOpt
     // The places each tie gave.
     let row_of: HashMap<Pid, usize> = s.rows.iter().enumerate().map(|(i, r)| (r.pid, i)).collect();
     for tie in &mut ties {
-        let mut rows: Vec<usize> = tie.members.iter().filter_map(|p| row_of.get(p).copied()).collect();
+        let mut rows: Vec<usize> = tie
+            .members
+            .iter()
+            .filter_map(|p| row_of.get(p).copied())
+            .collect();
         rows.sort_unstable();
         for &i in &rows {
             let r = &s.rows[i];
@@ -335,7 +365,9 @@ impl<'s> Printed<'s> {
         let s = self.s;
         let cell = |p: &Pid| self.row_of.get(p).and_then(|&r| s.rows[r].values.get(ci));
         let differs = t.values.iter().any(|(p, v)| {
-            cell(p).is_some_and(|shown| crate::eval::compare_values(shown, v) != std::cmp::Ordering::Equal)
+            cell(p).is_some_and(|shown| {
+                crate::eval::compare_values(shown, v) != std::cmp::Ordering::Equal
+            })
         });
         if !differs {
             return Vec::new();
@@ -600,7 +632,10 @@ fn end_words(what: &str) -> String {
     } else if let Some(r) = what.strip_prefix("decided in the data: ") {
         format!("decided as the data records: {r}")
     } else if what.starts_with("drawing of lots (seed ") {
-        format!("drawn by lots, {}", &what["drawing of lots (".len()..what.len() - 1])
+        format!(
+            "drawn by lots, {}",
+            &what["drawing of lots (".len()..what.len() - 1]
+        )
     } else {
         what.to_string()
     }

@@ -19,6 +19,7 @@ pub fn explain_json(a: &Account, event: &Event) -> String {
             json!({
                 "step": step_json(&p.step),
                 "field": p.field,
+                "level_before": p.level_before.iter().map(|(l, v)| json!({ "label": l, "value": v })).collect::<Vec<_>>(),
                 "groups": p.groups.iter().map(|(v, g)| json!({
                     "value": v,
                     "members": many(g),

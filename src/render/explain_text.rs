@@ -13,6 +13,9 @@ pub fn explain_text(a: &Account, event: &Event) -> String {
         if let Some(doc) = &p.step.doc {
             let _ = writeln!(out, "  {doc}");
         }
+        for (label, v) in &p.level_before {
+            let _ = writeln!(out, "  (everyone is level on {label} with {v} before it)");
+        }
         for (v, g) in &p.groups {
             let tied = if g.len() > 1 { " (tied)" } else { "" };
             let _ = writeln!(out, "  {v}: {}{tied}", names(event, g));
