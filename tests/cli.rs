@@ -474,3 +474,55 @@ fn closed_output_pipe_is_not_a_panic() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `tb explain --detail` shows every number that decided a tie and where it
+/// came from: Buchholz's opponents and its cut (FIDE), the IMPs of a WBF
+/// three-team tie, the opponents' MW% with the floor (cards).
+#[test]
+fn explain_detail_shows_each_values_parts() {
+    let o = tb(&[
+        "explain",
+        "fide/swiss",
+        "examples/chess-swiss.toml",
+        "--ids",
+        "2",
+        "--detail",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "round 2 against Ivanova, Daria (5): 1.5",
+        "`adjusted_score` of Ivanova, Daria (5) (Art. 16.3) = 1.5",
+        "not counted: cut: the least significant value (`cut_lowest`)",
+        "→ separated: Haddad, Omar (3) ahead of Brennan, Liam (2)",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let o = tb(&[
+        "explain",
+        "wbf/round-robin",
+        "examples/bridge-round-robin.toml",
+        "--detail",
+    ]);
+    let out = stdout(&o);
+    for want in [
+        "level on VP with 60.20; they go to 1.2 Three teams (3 tied)",
+        "`imps_won` (IMPs won) [1.1(a)] = 141: sum of 5 items",
+        "round 2 against Clubs (C): 35",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let o = tb(&[
+        "explain",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--detail",
+    ]);
+    let out = stdout(&o);
+    for want in [
+        "`mwp` of Cleo Martin (cleo) (Definitions: Match-win percentage) = 0.33",
+        "`floor` = 0.33",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+}
