@@ -326,7 +326,22 @@ pub fn rank_twice(ev: &Event, rs: &Ruleset) -> Option<String> {
     ] {
         let _ = tb::render::render(&first, ev, rs, &meta, f);
     }
-    let _ = tb::render::explain(&first, ev, &[]);
+    // `tb explain`, text and JSON, with the parts of every value (`--detail`).
+    if let Ok(mut detail_ev) = tb::eval::Evaluator::new(ev, rs) {
+        detail_ev.columnar = false;
+        let mut opts = tb::render::ExplainOptions {
+            ids: Vec::new(),
+            details: Some(Box::new(move |p, k, g: &[usize]| {
+                detail_ev.step_details(p, k, g)
+            })),
+        };
+        for f in [
+            tb::render::ExplainFormat::Text,
+            tb::render::ExplainFormat::Json,
+        ] {
+            let _ = tb::render::explain(&first, ev, rs, &mut opts, f);
+        }
+    }
     let second = match tb::rank::rank(ev, rs, &reference) {
         Ok(st) => st,
         // Work budgets are spent differently by the two paths.

@@ -165,6 +165,13 @@ enum Cmd {
         /// Seed for drawing of lots.
         #[arg(long)]
         seed: Option<u64>,
+        /// Also show each value's parts: every opponent, round or game it
+        /// counts, with where the number comes from and what a cut removed.
+        #[arg(long)]
+        detail: bool,
+        /// `text` for people, `json` for programs (docs/explain.md).
+        #[arg(long, value_enum, default_value_t)]
+        format: tb::render::ExplainFormat,
     },
     /// Check rulesets and report every error at once.
     #[command(after_help = "Example:\n  tb check --verbose fide/swiss my-club.tb")]
@@ -788,7 +795,13 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Explain { rules, ids, seed } => {
+        Cmd::Explain {
+            rules,
+            ids,
+            seed,
+            detail,
+            format,
+        } => {
             let p = prepare(&rules)?;
             let (event, data) = (&p.event, &p.data);
             let mut pids = Vec::new();
@@ -803,7 +816,23 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style)?;
-            out!("{}", tb::render::explain(&st, event, &pids));
+            let mut opts = tb::render::ExplainOptions {
+                ids: pids,
+                details: None,
+            };
+            if detail {
+                // The parts of the values shown, walked again by the
+                // reference evaluator (`tb::eval::detail`).
+                let mut ev = tb::eval::Evaluator::new(event, &p.rs)?;
+                ev.columnar = false;
+                opts.details = Some(Box::new(move |proc_id, k, group: &[usize]| {
+                    ev.step_details(proc_id, k, group)
+                }));
+            }
+            out!(
+                "{}",
+                tb::render::explain(&st, event, &p.rs, &mut opts, format)
+            );
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Check { rulesets, verbose } => {

@@ -317,7 +317,7 @@ fn params_change_the_result() {
 }
 
 #[test]
-fn explain_shows_each_step_with_values_and_article() {
+fn explain_tells_each_tie_in_the_regulations_words() {
     let o = tb(&[
         "explain",
         "cards/swiss",
@@ -328,11 +328,20 @@ fn explain_shows_each_step_with_values_and_article() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.contains("swiss / OMW% (higher is better) [Step 1]"),
+        out.contains("1. OMW% (omwp) [Step 1], higher is better"),
         "{out}"
     );
-    assert!(out.contains("Fay Okafor (fay) = 0.54"), "{out}");
-    assert!(out.contains("Gus Lindqvist (gus) = 0.56"), "{out}");
+    assert!(out.contains("Fay Okafor (fay): 0.54"), "{out}");
+    assert!(out.contains("Gus Lindqvist (gus): 0.56"), "{out}");
+    assert!(
+        out.contains("→ separated: Gus Lindqvist (gus) ahead of Fay Okafor (fay)"),
+        "{out}"
+    );
+    // Only the tie asked for, and no engine words.
+    assert!(!out.contains("Tie 2"), "{out}");
+    for engine in ["→ continue", "→ procedure", "still tied"] {
+        assert!(!out.contains(engine), "{engine}: {out}");
+    }
     golden("cards-swiss.explain.txt", &out);
 }
 
@@ -468,4 +477,56 @@ fn closed_output_pipe_is_not_a_panic() {
         out.status
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `tb explain --detail` shows every number that decided a tie and where it
+/// came from: Buchholz's opponents and its cut (FIDE), the IMPs of a WBF
+/// three-team tie, the opponents' MW% with the floor (cards).
+#[test]
+fn explain_detail_shows_each_values_parts() {
+    let o = tb(&[
+        "explain",
+        "fide/swiss",
+        "examples/chess-swiss.toml",
+        "--ids",
+        "2",
+        "--detail",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "round 2 against Ivanova, Daria (5): 1.5",
+        "`adjusted_score` of Ivanova, Daria (5) (Art. 16.3) = 1.5",
+        "not counted: cut: the least significant value (`cut_lowest`)",
+        "→ separated: Haddad, Omar (3) ahead of Brennan, Liam (2)",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let o = tb(&[
+        "explain",
+        "wbf/round-robin",
+        "examples/bridge-round-robin.toml",
+        "--detail",
+    ]);
+    let out = stdout(&o);
+    for want in [
+        "level on VP with 60.20; they go to 1.2 Three teams (3 tied)",
+        "`imps_won` (IMPs won) [1.1(a)] = 141: sum of 5 items",
+        "round 2 against Clubs (C): 35",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let o = tb(&[
+        "explain",
+        "cards/swiss",
+        "examples/cards-swiss.toml",
+        "--detail",
+    ]);
+    let out = stdout(&o);
+    for want in [
+        "`mwp` of Cleo Martin (cleo) (Definitions: Match-win percentage) = 0.33",
+        "`floor` = 0.33",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
 }

@@ -97,8 +97,20 @@ fn columnar_and_per_participant_evaluation_agree() {
                     let json = |st| tb::render::render(st, ev, rs, &meta, tb::render::Format::Json);
                     assert_eq!(json(&a), json(&b), "{rname} on {ename}");
                     assert_eq!(
-                        tb::render::explain(&a, ev, &[]),
-                        tb::render::explain(&b, ev, &[]),
+                        tb::render::explain(
+                            &a,
+                            ev,
+                            rs,
+                            &mut Default::default(),
+                            Default::default()
+                        ),
+                        tb::render::explain(
+                            &b,
+                            ev,
+                            rs,
+                            &mut Default::default(),
+                            Default::default()
+                        ),
                         "{rname} on {ename}"
                     );
                     compared += 1;
@@ -145,7 +157,7 @@ fn threads_do_not_change_results() {
             let st = tb::rank::rank(&ev, rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()));
             (
                 tb::render::render(&st, &ev, rs, &meta, tb::render::Format::Json),
-                tb::render::explain(&st, &ev, &[]),
+                tb::render::explain(&st, &ev, rs, &mut Default::default(), Default::default()),
             )
         };
         let one = run(Some(1), false);
@@ -186,7 +198,7 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
         assert!(st.rows.iter().all(|r| r.values.len() == st.columns.len()));
         (
             tb::render::render(&st, &ev, &rs, &meta, tb::render::Format::Json),
-            tb::render::explain(&st, &ev, &[]),
+            tb::render::explain(&st, &ev, &rs, &mut Default::default(), Default::default()),
         )
     };
     assert!(

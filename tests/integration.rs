@@ -34,6 +34,7 @@ mod data_reads;
 mod direction;
 mod editor_grammar;
 mod error_catalogue;
+mod explain_schema;
 mod fide_cli;
 mod fide_oracle;
 mod fide_team_articles;

@@ -122,7 +122,7 @@ const FORMATS: [&str; 5] = ["table", "json", "csv", "markdown", "html"];
 /// Each shipped example with the rulesets that apply to it (README, the
 /// examples' own comments, tests/cli_diagnostics.rs); the first one in every
 /// format, with `explain` and `verify`, the others as table and JSON.
-const EXAMPLES: &[(&str, &[&str])] = &[
+pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
     ("examples/bridge-bam.toml", &["wbf/bam"]),
     ("examples/bridge-individual.toml", &["ebu/split-tie"]),
     ("examples/bridge-knockout.toml", &["wbf/knockout"]),
@@ -172,6 +172,14 @@ fn examples(out: &mut Vec<Case>) {
                 out.push(case(
                     format!("explain__{}__{}", clean(rs), stem(data)),
                     &["explain", rs, data],
+                ));
+                out.push(case(
+                    format!("explain__{}__{}__detail", clean(rs), stem(data)),
+                    &["explain", rs, data, "--detail"],
+                ));
+                out.push(case(
+                    format!("explain__{}__{}__json_detail", clean(rs), stem(data)),
+                    &["explain", rs, data, "--format", "json", "--detail"],
                 ));
                 out.push(case(
                     format!("verify__{}__{}", clean(rs), stem(data)),

@@ -225,9 +225,19 @@ fn imps_misspelt_on_one_match_is_explained_and_warned() {
         table.contains("IMP quotient of Eagles (E): undefined: `imps_won`"),
         "{table}"
     );
-    let explain = tb::render::explain(&st, &ev, &[e]);
+    let mut opts = tb::render::ExplainOptions {
+        ids: vec![e],
+        details: None,
+    };
+    let explain = tb::render::explain(
+        &st,
+        &ev,
+        &shipped("wbf/swiss-teams"),
+        &mut opts,
+        tb::render::ExplainFormat::Text,
+    );
     assert!(
-        explain.contains("Eagles (E) = - (undefined: `imps_won`: round 1 against Finesse (F)"),
+        explain.contains("Eagles (E): - (no value: `imps_won`: round 1 against Finesse (F)"),
         "{explain}"
     );
 }

@@ -13,12 +13,14 @@
 //! - `fields`: the built-in fields and data values;
 //! - `cache`: the caches, and what may be cached;
 //! - `columnar`: the fast path, a metric for a block of participants at once;
-//! - [`why`]: why a value is undefined.
+//! - [`why`]: why a value is undefined;
+//! - [`detail`]: the parts of a value, for `tb explain --detail`.
 
 use crate::codes;
 mod builtins;
 mod cache;
 pub(crate) mod columnar;
+pub mod detail;
 mod fields;
 mod loops;
 mod reference;

@@ -311,7 +311,7 @@ impl Evaluator<'_> {
     }
 
     /// The items a loop over `c` binds, in order.
-    fn items(&self, c: &Value) -> Vec<Value> {
+    pub(super) fn items(&self, c: &Value) -> Vec<Value> {
         let ev = self.event;
         match c {
             Value::Parts(ps) => ps.iter().map(|&p| Value::Part(p)).collect(),
@@ -336,7 +336,7 @@ impl Evaluator<'_> {
 
     /// A loop item as the reason names it: a round and its opponent, a
     /// participant, a board.
-    fn item_name(&self, v: &Value) -> Option<String> {
+    pub(super) fn item_name(&self, v: &Value) -> Option<String> {
         let ev = self.event;
         Some(match v {
             Value::Entry(p, i) => {
@@ -402,7 +402,7 @@ impl Evaluator<'_> {
     }
 
     /// A participant as the output names it.
-    fn who(&self, p: Pid) -> String {
+    pub(super) fn who(&self, p: Pid) -> String {
         let q = &self.event.participants[p];
         if q.name.is_empty() || q.name == q.id {
             q.id.clone()
@@ -412,7 +412,7 @@ impl Evaluator<'_> {
     }
 
     /// The ruleset's own text of `e`, on one line and kept short.
-    fn text(&self, e: &PExpr) -> String {
+    pub(super) fn text(&self, e: &PExpr) -> String {
         let Some(src) = self.rs.files.get(e.file) else {
             return String::new();
         };

@@ -22,6 +22,8 @@ pub(super) fn end(
         dir: None,
         outcome,
         handoffs: Vec::new(),
+        proc_id,
+        step: None,
     };
     // A decision recorded in the data (a play-off) that orders all of them.
     for d in &event.decisions {

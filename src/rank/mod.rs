@@ -137,6 +137,10 @@ pub struct TraceStep {
     pub outcome: Outcome,
     /// Where each sub-group still tied went.
     pub handoffs: Vec<(Vec<Pid>, HandOff)>,
+    /// The procedure applied (its documentation, end and steps: `explain`).
+    pub proc_id: ProcId,
+    /// The step applied, by index in the procedure; None for its end.
+    pub step: Option<usize>,
 }
 
 /// Where a step sent a sub-group still tied (the step's `then`), as a
@@ -528,6 +532,8 @@ fn standings<'a>(
                     dir: Some(step.dir),
                     outcome: Outcome::Skipped,
                     handoffs: Vec::new(),
+                    proc_id: task.proc_id,
+                    step: Some(task.step),
                 });
                 stack.push(Task {
                     step: task.step + 1,
@@ -574,6 +580,7 @@ fn standings<'a>(
         if values.iter().any(|(_, v)| *v == Value::Undef) {
             undefined.note(&mut ev, step, &values, &parts, &shared);
         }
+        let applied_step = (task.proc_id, Some(task.step));
         if parts.len() == 1 {
             // Everyone is still tied. A hand-off to another procedure applies
             // to them too (all teams level on VPs go to the procedure for
@@ -610,6 +617,8 @@ fn standings<'a>(
                 dir: Some(step.dir),
                 outcome: Outcome::NotSplit,
                 handoffs,
+                proc_id: applied_step.0,
+                step: applied_step.1,
             });
             stack.push(next);
             continue;
@@ -656,6 +665,8 @@ fn standings<'a>(
             dir: Some(step.dir),
             outcome: Outcome::Split(parts),
             handoffs,
+            proc_id: task.proc_id,
+            step: Some(task.step),
         });
         // Push in reverse so the best sub-group is handled (and placed) first.
         stack.extend(next.into_iter().rev());

@@ -12,7 +12,8 @@
 //! print the explanations left closed are left out.
 
 use super::cells::Cells;
-use super::explain::explain;
+use super::explain::{account, ExplainOptions};
+use super::explain_text::explain_text;
 use super::notes::undefined_notes;
 use super::{criterion_note, hidden_columns, title, withdrew_when, Meta};
 use crate::model::{Event, Pid};
@@ -117,7 +118,7 @@ pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> S
         out.push_str("</p>\n");
     }
     out.push_str("</header>\n<main>\n");
-    table(&mut out, &cells, s, event);
+    table(&mut out, &cells, s, event, rs);
     legend(&mut out, &cells, s, event);
     out.push_str("</main>\n<footer>Ranked by tb.</footer>\n</body>\n</html>\n");
     out
@@ -125,7 +126,7 @@ pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> S
 
 /// The table: header with each criterion's direction and article as a
 /// tooltip, a row per participant, a `<details>` row after each tied group.
-fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
+fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event, rs: &Ruleset) {
     let ncol = cells.cols.len() + 3;
     let labels: Vec<&str> = cells.row(0).collect();
     out.push_str("<div class=\"scroll\">\n<table>\n<thead><tr>");
@@ -210,7 +211,7 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
         if last_of_group {
             // Named in rank order; explained for the whole group.
             let ranked: Vec<Pid> = s.rows[group_start..=i].iter().map(|r| r.pid).collect();
-            why_row(out, ncol, &ranked, s, event);
+            why_row(out, ncol, &ranked, s, event, rs);
         }
     }
     out.push_str("</tbody>\n</table>\n</div>\n");
@@ -239,7 +240,14 @@ fn tie_groups(s: &Standings, n: usize) -> Vec<&[Pid]> {
 
 /// The row after a tied group: its members and, on opening, `tb explain`'s
 /// account of it.
-fn why_row(out: &mut String, ncol: usize, group: &[Pid], s: &Standings, event: &Event) {
+fn why_row(
+    out: &mut String,
+    ncol: usize,
+    group: &[Pid],
+    s: &Standings,
+    event: &Event,
+    rs: &Ruleset,
+) {
     let _ = write!(
         out,
         "<tr class=\"tied why\"><td colspan=\"{ncol}\"><details><summary>How the tie between "
@@ -255,7 +263,15 @@ fn why_row(out: &mut String, ncol: usize, group: &[Pid], s: &Standings, event: &
         let _ = write!(out, " and {} more", group.len() - NAMED);
     }
     out.push_str(" was decided</summary>\n<pre>");
-    push_html(out, explain(s, event, group).trim_end());
+    let mut opts = ExplainOptions {
+        ids: group.to_vec(),
+        details: None,
+    };
+    // The score groups are the table itself: the page's account starts
+    // at the tie.
+    let mut account = account(s, event, rs, &mut opts);
+    account.primaries.clear();
+    push_html(out, explain_text(&account, event).trim_end());
     out.push_str("</pre></details></td></tr>\n");
 }
 

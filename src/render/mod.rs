@@ -33,6 +33,8 @@
 mod cells;
 mod csv;
 mod explain;
+mod explain_json;
+mod explain_text;
 mod html;
 mod json;
 mod markdown;
@@ -41,7 +43,7 @@ mod notes;
 mod procedures;
 mod table;
 
-pub use explain::explain;
+pub use explain::{explain, Account, DetailFn, ExplainFormat, ExplainOptions};
 pub use more::{more_digits, step_more_digits};
 pub use notes::{undefined_notes, undefined_reason};
 pub use procedures::procedures;

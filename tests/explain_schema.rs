@@ -1,0 +1,67 @@
+//! Every shipped example's `tb eval --format json` and `tb explain --format json --detail` output validates against the JSON Schemas checked in under `schema/`.
+
+use crate::output_corpus::EXAMPLES;
+use std::path::Path;
+use std::process::Command;
+
+fn schema(name: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("schema")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("schema file");
+    let value: serde_json::Value = serde_json::from_str(&text).expect("schema is JSON");
+    jsonschema::validator_for(&value).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn tb_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_tb"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run tb");
+    assert!(
+        out.status.success(),
+        "tb {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("tb {args:?}: not JSON: {e}"))
+}
+
+fn check(v: &jsonschema::Validator, doc: &serde_json::Value, what: &str) {
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
+}
+
+#[test]
+fn every_example_output_matches_the_schemas() {
+    let eval = schema("eval.schema.json");
+    let explain = schema("explain.schema.json");
+    let mut checked = 0;
+    for (data, rulesets) in EXAMPLES {
+        for rs in rulesets.iter() {
+            let doc = tb_json(&["eval", rs, data, "--format", "json"]);
+            check(&eval, &doc, &format!("eval {rs} {data}"));
+            for extra in [&[][..], &["--detail"][..]] {
+                let mut args = vec!["explain", rs, data, "--format", "json"];
+                args.extend_from_slice(extra);
+                let doc = tb_json(&args);
+                check(&explain, &doc, &format!("explain {rs} {data} {extra:?}"));
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "{checked}");
+}
+
+/// The schemas catch a document of the wrong shape (a test of the test).
+#[test]
+fn the_schemas_reject_a_wrong_document() {
+    let explain = schema("explain.schema.json");
+    let bad = serde_json::json!({ "title": 3, "ties": "none" });
+    assert!(!explain.is_valid(&bad));
+    let eval = schema("eval.schema.json");
+    assert!(!eval.is_valid(&serde_json::json!({ "standings": [{ "rank": 0 }] })));
+}
