@@ -245,7 +245,7 @@ mod reference {
     use tb::eval::Value;
     use tb::model::Event;
     use tb::plan::Ruleset;
-    use tb::rank::Standings;
+    use tb::rank::{Column, Outcome, Standings};
     use tb::render::{Format, Meta};
     use tb::syntax::ast::Direction;
 
@@ -721,36 +721,5 @@ mod reference {
             .replace('<', "&lt;")
             .replace('>', "&gt;")
             .replace('"', "&quot;")
-    }
-
-    fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-        let mut out = format!(
-            "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head><body>\n<h1>{}</h1>\n<p>{}</p>\n<table>\n<thead><tr>",
-            esc(&event.name),
-            esc(&event.name),
-            esc(&rs.title.clone().unwrap_or_else(|| meta.ruleset.clone()))
-        );
-        for h in header_cells(s) {
-            out.push_str(&format!("<th>{}</th>", esc(&h)));
-        }
-        out.push_str("</tr></thead>\n<tbody>\n");
-        for row in body_cells(s, event) {
-            out.push_str("<tr>");
-            for c in row {
-                out.push_str(&format!("<td>{}</td>", esc(&c)));
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</tbody>\n</table>\n");
-        let notes = tb::render::undefined_notes(s, event);
-        if !notes.is_empty() {
-            out.push_str("<p>Undefined values:</p>\n<ul>\n");
-            for n in &notes {
-                out.push_str(&format!("<li>{}</li>\n", esc(n)));
-            }
-            out.push_str("</ul>\n");
-        }
-        out.push_str("</body></html>\n");
-        out
     }
 }
