@@ -529,4 +529,26 @@ fn explain_detail_shows_each_values_parts() {
     ] {
         assert!(out.contains(want), "{want}: {out}");
     }
+    // A card tie decided by OGW% (Step 3): players 4 and 6 level on MP,
+    // OMW% and GW%; each opponent's GW% is shown with the 0.33 floor.
+    let o = tb(&[
+        "explain",
+        "cards/swiss",
+        "tests/fixtures/generated/cards-swiss-p8-r3-s13.toml",
+        "--ids",
+        "4",
+        "--detail",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "3. OGW% (ogwp) [Step 3], higher is better; among Velaisez, Erik (4) and Dorovski, Zara (6)",
+        "round 1 against Griugson, Pavel (8): 0.33",
+        "the larger of `r.opponent.gwp` = 0.1429, `floor` = 0.33",
+        "round 3 against Moraisson, Lucia (7): 0.625",
+        "→ separated: Velaisez, Erik (4) ahead of Dorovski, Zara (6)",
+        "6 Velaisez, Erik (4) by OGW% (Step 3); 7 Dorovski, Zara (6) by OGW% (Step 3)",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
 }

@@ -473,6 +473,15 @@ fn generated(out: &mut Vec<Case>) {
         "explain__cards_swiss__cards-swiss-p31-r5-s2_toml".into(),
         &["explain", "cards/swiss", &g("cards-swiss-p31-r5-s2.toml")],
     ));
+    out.push(case(
+        "explain__cards_swiss__cards-swiss-p8-r3-s13_toml__detail".into(),
+        &[
+            "explain",
+            "cards/swiss",
+            &g("cards-swiss-p8-r3-s13.toml"),
+            "--detail",
+        ],
+    ));
     for f in [
         "bridge-swiss-teams-p36-r7-s1.json",
         "bridge-swiss-teams-p45-r9-s2.toml",

@@ -605,6 +605,16 @@ impl Evaluator<'_> {
                 self.value_notes(a, env, depth + 1, false, notes);
                 self.value_notes(b, env, depth + 1, false, notes);
             }
+            // A floor or a cap written in the item itself (OGW%'s
+            // `max(r.opponent.gwp, floor)`): each candidate, then their parts.
+            PKind::Call(Func::Max | Func::Min, args) if args.len() > 1 => {
+                if let Some(n) = self.choice_note(e, env, depth + 1) {
+                    notes.push(n);
+                }
+                for a in args {
+                    self.value_notes(a, env, depth + 1, false, notes);
+                }
+            }
             _ => {}
         }
     }
