@@ -9,18 +9,6 @@ use tb::eval::Value;
 use tb::model::Event;
 use tb::rank::Standings;
 
-fn decided(ev: &Event, st: &Standings, id: &str) -> String {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.decided_by
-        .as_ref()
-        .map(|d| d.criterion.clone())
-        .unwrap_or_default()
-}
-
 /// The value of a column (by label) for a participant.
 fn column(ev: &Event, st: &Standings, label: &str, id: &str) -> Value {
     let c = st.columns.iter().position(|c| c.label == label).unwrap();

@@ -6,6 +6,7 @@
 //! fixtures are written by hand in `tests/fixtures/usebio/`, each with its
 //! expected places in a comment.
 
+use crate::bridge_support::decided;
 use crate::common;
 use common::{ebu_every_tie, order, rank, shipped, shipped_with, tb};
 use tb::diag::Source;
@@ -41,18 +42,6 @@ fn shown(ev: &Event, st: &Standings, id: &str, label: &str) -> Value {
         .find(|r| ev.participants[r.pid].id == id)
         .unwrap();
     row.values[ci].clone()
-}
-
-fn decided_by(ev: &Event, st: &Standings, id: &str) -> String {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.decided_by
-        .as_ref()
-        .map(|d| d.criterion.clone())
-        .unwrap_or_default()
 }
 
 fn codes(d: &tb::diag::Diag) -> Vec<&'static str> {
@@ -100,7 +89,7 @@ fn butler_pairs_rank_on_their_imps() {
     }));
     let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st), ["3", "2", "4", "5", "6", "1"]);
-    assert_eq!(decided_by(&ev, &st, "6"), "Count-back");
+    assert_eq!(decided(&ev, &st, "6"), "Count-back");
     assert_eq!(shown(&ev, &st, "6", "Count-back"), Value::Num(n("5")));
     assert_eq!(shown(&ev, &st, "1", "Count-back"), Value::Num(n("3")));
     // WBF pairs ranks it too (its score, then sessions and boards).
@@ -117,7 +106,7 @@ fn cross_imp_pairs_rank_on_their_imps() {
     assert_eq!(ev.score_places, Some(2));
     let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st), ["3", "2", "4", "5", "6", "1"]);
-    assert_eq!(decided_by(&ev, &st, "1"), "Count-back");
+    assert_eq!(decided(&ev, &st, "1"), "Count-back");
     let o = tb(&[
         "eval",
         "ebu/split-tie",
@@ -205,7 +194,7 @@ fn pairs_head_to_head_is_the_meetings_matchpoints() {
     assert_eq!(order(&ev, &st), ["6", "3", "1", "2", "5", "4"]);
     assert_eq!(shown(&ev, &st, "1", "Head-to-head"), Value::Num(n("0")));
     assert_eq!(shown(&ev, &st, "2", "Head-to-head"), Value::Num(n("0")));
-    assert_eq!(decided_by(&ev, &st, "1"), "Tie-break points");
+    assert_eq!(decided(&ev, &st, "1"), "Tie-break points");
     // The old reading: the shares of the totals in that meeting differ.
     let p1 = &ev.participants[ev.find("1").unwrap()];
     assert_eq!(p1.entries[0].points, n("25"));
@@ -237,7 +226,7 @@ fn two_full_matches_in_one_round_count_fully() {
         .all(|e| e.weight == Num::ONE));
     let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st), ["1", "2", "3", "4"]);
-    assert_eq!(decided_by(&ev, &st, "2"), "Head-to-head");
+    assert_eq!(decided(&ev, &st, "2"), "Head-to-head");
     // 33.5 + 33.5 + 15 = 82 over 3 matches, scaled to 2 rounds.
     assert_eq!(
         shown(&ev, &st, "1", "Tie-break points"),

@@ -8,18 +8,6 @@ use bridge_support::*;
 use common::{num, order, rank, shipped, value};
 use tb::eval::Value;
 
-fn decided(ev: &tb::model::Event, st: &tb::rank::Standings, id: &str) -> String {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.decided_by
-        .as_ref()
-        .and_then(|d| d.cite.clone())
-        .unwrap_or_default()
-}
-
 // ------------------------------------------------------------ quotients
 
 /// 1.1(a), 1.1(d): a team that lost no IMPs (or total points) has an

@@ -286,3 +286,16 @@ pub fn example(name: &str) -> Event {
     let text = std::fs::read_to_string(&path).unwrap();
     tb::load::load(&Source::new(path, text)).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
+
+/// The criterion that decided a participant's place (empty when none did).
+pub fn decided(ev: &Event, st: &tb::rank::Standings, id: &str) -> String {
+    let row = st
+        .rows
+        .iter()
+        .find(|r| ev.participants[r.pid].id == id)
+        .unwrap();
+    row.decided_by
+        .as_ref()
+        .map(|d| d.criterion.clone())
+        .unwrap_or_default()
+}
