@@ -703,7 +703,11 @@ fn primary(p: Pair<Rule>, src: &Source) -> Result<Expr, Diag> {
                 .into_inner()
                 .next()
                 .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "empty brackets"))?;
-            return expr(inner, src);
+            // The brackets belong to the operand: an expression ending in
+            // one (`a / (b * c)`) spans to its `)` when quoted.
+            let mut e = expr(inner, src)?;
+            e.span = span;
+            return Ok(e);
         }
         Rule::if_expr => {
             let mut es = Vec::new();
