@@ -495,9 +495,10 @@ fn explain_detail_shows_each_values_parts() {
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     for want in [
+        "the sum of opponent scores less the 1 least significant = 12: sum of the 4 counted of 5 items",
         "round 2 against Ivanova, Daria (5): 1.5",
-        "`adjusted_score` of Ivanova, Daria (5) (Art. 16.3) = 1.5",
-        "not counted: cut: the least significant value (`cut_lowest`)",
+        "adjusted score of Ivanova, Daria (5) (Art. 16.3) = 1.5",
+        "not counted: cut: the least significant value",
         "→ separated: Haddad, Omar (3) ahead of Brennan, Liam (2)",
     ] {
         assert!(out.contains(want), "{want}: {out}");
@@ -511,7 +512,8 @@ fn explain_detail_shows_each_values_parts() {
     let out = stdout(&o);
     for want in [
         "level on VP with 60.20; they go to 1.2 Three teams (3 tied)",
-        "`imps_won` (IMPs won) [1.1(a)] = 141: sum of 5 items",
+        "quotient of IMPs won and IMPs lost = 1.5161, from:",
+        "IMPs won [1.1(a)] = 141: sum of 5 items",
         "round 2 against Clubs (C): 35",
     ] {
         assert!(out.contains(want), "{want}: {out}");
@@ -524,8 +526,8 @@ fn explain_detail_shows_each_values_parts() {
     ]);
     let out = stdout(&o);
     for want in [
-        "`mwp` of Cleo Martin (cleo) (Definitions: Match-win percentage) = 0.33",
-        "`floor` = 0.33",
+        "MW% of Cleo Martin (cleo) (Definitions: Match-win percentage) = 0.33",
+        "floor = 0.33",
     ] {
         assert!(out.contains(want), "{want}: {out}");
     }
@@ -544,11 +546,44 @@ fn explain_detail_shows_each_values_parts() {
     for want in [
         "3. OGW% (ogwp) [Step 3], higher is better; among Velaisez, Erik (4) and Dorovski, Zara (6)",
         "round 1 against Griugson, Pavel (8): 0.33",
-        "the larger of `r.opponent.gwp` = 0.1429, `floor` = 0.33",
+        "the larger of: the opponent's GW% = 0.1429; floor = 0.33",
         "round 3 against Moraisson, Lucia (7): 0.625",
         "→ separated: Velaisez, Erik (4) ahead of Dorovski, Zara (6)",
         "6 Velaisez, Erik (4) by OGW% (Step 3); 7 Dorovski, Zara (6) by OGW% (Step 3)",
     ] {
         assert!(out.contains(want), "{want}: {out}");
     }
+}
+
+/// `tb explain --detail` speaks in words, not in the ruleset's code: on
+/// every shipped example, no line of a value's parts quotes an expression
+/// (backticks) or a definition's identifier (`adjusted_score`,
+/// `cut_lowest`, `r.points`). Only a ruleset's own documentation, which its
+/// author wrote for people, may do so (the lines right under a step).
+#[test]
+fn explain_detail_speaks_in_words() {
+    let mut checked = 0;
+    for (data, rulesets) in crate::output_corpus::EXAMPLES {
+        for rs in rulesets.iter() {
+            let o = tb(&["explain", rs, data, "--detail"]);
+            assert!(o.status.success(), "{rs} {data}: {}", stderr(&o));
+            for line in stdout(&o).lines() {
+                // Detail lines are indented past the members' values (5).
+                if !line.starts_with("        ") {
+                    continue;
+                }
+                let code = line.contains('`')
+                    || line
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+                        .any(|w| {
+                            w.contains('_') && w.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                                || w.starts_with("r.")
+                                || w.starts_with("q.")
+                        });
+                assert!(!code, "{rs} {data}: engine words in {line:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 500, "{checked} detail lines");
 }

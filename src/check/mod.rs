@@ -630,7 +630,7 @@ impl Checker {
             self.metrics.push(Metric {
                 name: m.name.name.clone(),
                 label: m.label.clone().unwrap_or_else(|| m.name.name.clone()),
-                arity: m.params.len(),
+                params: m.params.iter().map(|p| p.name.clone()).collect(),
                 slots: sc.max_slots,
                 body,
                 cite: m.cite.clone(),

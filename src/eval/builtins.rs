@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// function's implementation, by the name its row gives.
 macro_rules! define_call {
     ($($variant:ident $name:literal ($lo:literal, $hi:literal) $args:literal
-        => $imp:ident, $col:ident: $doc:literal,)*) => {
+        => $imp:ident, $col:ident: $doc:literal, said $said:literal,)*) => {
         impl Evaluator<'_> {
             /// Built-in function `func` applied to `args` (`e` is the call).
             pub(super) fn call(&mut self, e: &PExpr, func: Func, args: Vec<Value>) -> R<Value> {

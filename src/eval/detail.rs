@@ -12,6 +12,7 @@
 use crate::eval::{cut_least_significant, cut_most_significant, Env, Evaluator, ListItem, Value};
 use crate::model::Pid;
 use crate::num::Num;
+use crate::plan::said::{metric_words, op_words, Said};
 use crate::plan::{Agg, Func, PExpr, PGen, PKind};
 use crate::syntax::ast::BinOp;
 use std::sync::Arc;
@@ -32,6 +33,10 @@ pub const MAX_DETAIL_ITEMS: usize = 64;
 pub struct Detail {
     /// The metric's name (`opponent_scores`), or the expression's text.
     pub what: String,
+    /// The same in words, for people: the metric's label or its name read
+    /// as words ("DE points"), an expression said by [`Said`] ("the sum of
+    /// opponent scores less the 1 least significant").
+    pub said: String,
     /// The metric's label (`BH`), if it has one.
     pub label: Option<String>,
     /// The first sentence of the metric's documentation.
@@ -73,9 +78,9 @@ pub struct Item {
     pub source: String,
     /// Its value; None where the loop only counts or tests items.
     pub value: Option<Num>,
-    /// How its value came, in the ruleset's words: the branches taken
-    /// (`because ...`), the operands of a product, another participant's
-    /// value and the rounds it counts differently.
+    /// How its value came, in words: the branches taken (`because ...`),
+    /// the operands of a product, another participant's value and the
+    /// rounds it counts differently.
     pub notes: Vec<String>,
     /// Why the item is not counted, where a cut removed it.
     pub cut: Option<String>,
@@ -137,13 +142,15 @@ impl Evaluator<'_> {
             group,
             places: None,
         };
-        self.detail_of(e, &mut env, 0)
+        let said = Said::new(self.rs, None);
+        self.detail_of(e, &mut env, 0, &said)
     }
 
-    fn detail_of(&mut self, e: &PExpr, env: &mut Env, depth: usize) -> Detail {
+    fn detail_of(&mut self, e: &PExpr, env: &mut Env, depth: usize, said: &Said) -> Detail {
         let value = self.eval(e, env).unwrap_or(Value::Undef);
         let mut d = Detail {
             what: self.text(e),
+            said: said.expr(e),
             label: None,
             doc: None,
             cite: None,
@@ -166,7 +173,8 @@ impl Evaluator<'_> {
                     m.cite.clone(),
                 );
                 let body = &self.rs.metrics[*id].body;
-                let inner = self.detail_of(body, &mut sub, depth + 1);
+                let inner =
+                    self.detail_of(body, &mut sub, depth + 1, &Said::new(self.rs, Some(*id)));
                 d.what = name;
                 d.label = label;
                 d.doc = doc;
@@ -179,7 +187,7 @@ impl Evaluator<'_> {
                     How::Leaf if !args.is_empty() => {
                         let parts: Vec<Detail> = args
                             .iter()
-                            .map(|a| self.detail_of(a, env, depth + 1))
+                            .map(|a| self.detail_of(a, env, depth + 1, said))
                             .collect();
                         if parts.iter().any(|p| p.how != How::Leaf) {
                             How::Parts(parts)
@@ -198,11 +206,11 @@ impl Evaluator<'_> {
                     Ok(Some(false)) => b,
                     _ => return d,
                 };
-                let inner = self.detail_of(taken, env, depth + 1);
+                let inner = self.detail_of(taken, env, depth + 1, said);
                 if inner.how == How::Leaf && inner.cite.is_none() {
                     // A constant or field chosen by the condition: the
                     // condition's own parts say why.
-                    let cond = self.detail_of(c, env, depth + 1);
+                    let cond = self.detail_of(c, env, depth + 1, said);
                     if cond.how != How::Leaf {
                         d.how = How::Parts(vec![cond]);
                     }
@@ -215,7 +223,7 @@ impl Evaluator<'_> {
             PKind::Call(Func::Sum | Func::Mean | Func::Count | Func::Min | Func::Max, args)
                 if args.len() == 1 && matches!(d.value, Value::Num(_)) =>
             {
-                if let Some(items) = self.list_items(&args[0], env, depth + 1) {
+                if let Some(items) = self.list_items(&args[0], env, depth + 1, said) {
                     let func = match &e.kind {
                         PKind::Call(f, _) => f.name(),
                         _ => "",
@@ -228,13 +236,14 @@ impl Evaluator<'_> {
                 _,
             )
             | PKind::List(_) => {
-                if let Some(items) = self.list_items(e, env, depth + 1) {
+                if let Some(items) = self.list_items(e, env, depth + 1, said) {
                     d.how = items_how("list", items);
                 }
             }
             PKind::Agg(agg, g) => {
                 let mut items = Vec::new();
-                self.loop_items(g, *agg, 0, env, depth, &mut Vec::new(), &mut items);
+                let inner = said.within(g);
+                self.loop_items(g, *agg, 0, env, depth, &mut Vec::new(), &mut items, &inner);
                 d.how = items_how(agg_name(*agg), items);
                 // The participant's own values its items are compared with
                 // (`q.de_points > de_points`: the games among the tied).
@@ -245,18 +254,25 @@ impl Evaluator<'_> {
                 if !own.is_empty() {
                     let mut parts = vec![d.clone()];
                     for x in own {
-                        parts.push(self.detail_of(x, env, depth + 1));
+                        parts.push(self.detail_of(x, env, depth + 1, said));
                     }
                     d.how = How::Parts(parts);
                 }
             }
             PKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b) => {
                 let (x, y) = (
-                    self.detail_of(a, env, depth + 1),
-                    self.detail_of(b, env, depth + 1),
+                    self.detail_of(a, env, depth + 1, said),
+                    self.detail_of(b, env, depth + 1, said),
                 );
                 if x.how != How::Leaf || y.how != How::Leaf {
-                    d.how = How::Parts(vec![x, y]);
+                    // A constant operand is in the phrase itself ("1 + the
+                    // number of ..."): only the parts with parts of their own.
+                    let parts = [(a, x), (b, y)]
+                        .into_iter()
+                        .filter(|(e, _)| !matches!(e.kind, PKind::Num(_)))
+                        .map(|(_, p)| p)
+                        .collect();
+                    d.how = How::Parts(parts);
                 }
             }
             _ => {}
@@ -287,7 +303,13 @@ impl Evaluator<'_> {
 
     /// The items of the list `e` evaluates to, each named by its source,
     /// with the items a cut removed marked (None when `e` is no list).
-    fn list_items(&mut self, e: &PExpr, env: &mut Env, depth: usize) -> Option<Vec<Item>> {
+    fn list_items(
+        &mut self,
+        e: &PExpr,
+        env: &mut Env,
+        depth: usize,
+        said: &Said,
+    ) -> Option<Vec<Item>> {
         if depth > MAX_DETAIL_DEPTH {
             return None;
         }
@@ -298,15 +320,15 @@ impl Evaluator<'_> {
             PKind::Metric(id, None, args) => {
                 let mut sub = self.metric_env(*id, args, env)?;
                 let body = &self.rs.metrics[*id].body;
-                self.list_items(body, &mut sub, depth + 1)
+                self.list_items(body, &mut sub, depth + 1, &Said::new(self.rs, Some(*id)))
             }
             PKind::If(c, a, b) => match self.truthy(c, env).ok()? {
-                Some(true) => self.list_items(a, env, depth + 1),
-                Some(false) => self.list_items(b, env, depth + 1),
+                Some(true) => self.list_items(a, env, depth + 1, said),
+                Some(false) => self.list_items(b, env, depth + 1, said),
                 None => None,
             },
             PKind::Call(f @ (Func::CutLowest | Func::CutHighest | Func::Best), args) => {
-                let mut items = self.list_items(&args[0], env, depth + 1)?;
+                let mut items = self.list_items(&args[0], env, depth + 1, said)?;
                 let n = self.eval(&args[1], env).ok()?.as_num()?;
                 replay_cut(*f, &mut items, n.numer().max(0) as usize);
                 Some(items)
@@ -314,7 +336,7 @@ impl Evaluator<'_> {
             PKind::Call(f @ (Func::Sorted | Func::SortedByKey), args) if args.len() == 1 => {
                 // The evaluator's order (`sorted` in eval/builtins.rs): highest
                 // first, by key or by value, a stable sort of the items counted.
-                let items = self.list_items(&args[0], env, depth + 1)?;
+                let items = self.list_items(&args[0], env, depth + 1, said)?;
                 let (mut kept, cut): (Vec<Item>, Vec<Item>) =
                     items.into_iter().partition(|i| i.cut.is_none());
                 let by_key = *f == Func::SortedByKey;
@@ -330,7 +352,17 @@ impl Evaluator<'_> {
             }
             PKind::List(g) => {
                 let mut items = Vec::new();
-                self.loop_items(g, Agg::Sum, 0, env, depth, &mut Vec::new(), &mut items);
+                let inner = said.within(g);
+                self.loop_items(
+                    g,
+                    Agg::Sum,
+                    0,
+                    env,
+                    depth,
+                    &mut Vec::new(),
+                    &mut items,
+                    &inner,
+                );
                 Some(items)
             }
             _ => None,
@@ -383,6 +415,7 @@ impl Evaluator<'_> {
         depth: usize,
         names: &mut Vec<String>,
         out: &mut Vec<Item>,
+        said: &Said,
     ) {
         if level == g.fors.len() {
             let mut notes = Vec::new();
@@ -391,17 +424,17 @@ impl Evaluator<'_> {
                     Ok(Some(true)) => {}
                     _ => return,
                 }
-                self.comparison_note(c, env, &mut notes);
+                self.comparison_note(c, env, &mut notes, said);
             }
             if matches!(agg, Agg::All | Agg::Any) {
-                self.comparison_note(&g.elem, env, &mut notes);
+                self.comparison_note(&g.elem, env, &mut notes, said);
             }
             let value = match agg {
                 Agg::Count | Agg::All | Agg::Any => None,
                 _ => self.eval(&g.elem, env).ok().and_then(|v| v.as_num()),
             };
             if value.is_some() {
-                self.value_notes(&g.elem, env, depth + 1, true, &mut notes);
+                self.value_notes(&g.elem, env, depth + 1, true, &mut notes, said);
             }
             out.push(Item {
                 source: if names.is_empty() {
@@ -427,7 +460,7 @@ impl Evaluator<'_> {
             if let Some(n) = &named {
                 names.push(n.clone());
             }
-            self.loop_items(g, agg, level + 1, env, depth, names, out);
+            self.loop_items(g, agg, level + 1, env, depth, names, out, said);
             if named.is_some() {
                 names.pop();
             }
@@ -437,7 +470,13 @@ impl Evaluator<'_> {
     /// Where a value is the larger or smaller of several (a floor, a cap:
     /// `max(match_points / (3 * rounds_competed), floor)`), following
     /// metrics and the branches taken: each candidate with its value.
-    fn choice_note(&mut self, e: &PExpr, env: &mut Env, depth: usize) -> Option<String> {
+    fn choice_note(
+        &mut self,
+        e: &PExpr,
+        env: &mut Env,
+        depth: usize,
+        said: &Said,
+    ) -> Option<String> {
         if depth > MAX_DETAIL_DEPTH {
             return None;
         }
@@ -445,23 +484,23 @@ impl Evaluator<'_> {
             PKind::Metric(id, None, args) => {
                 let mut sub = self.metric_env(*id, args, env)?;
                 let body = &self.rs.metrics[*id].body;
-                self.choice_note(body, &mut sub, depth + 1)
+                self.choice_note(body, &mut sub, depth + 1, &Said::new(self.rs, Some(*id)))
             }
             PKind::If(c, a, b) => match self.truthy(c, env).ok()? {
-                Some(true) => self.choice_note(a, env, depth + 1),
-                Some(false) => self.choice_note(b, env, depth + 1),
+                Some(true) => self.choice_note(a, env, depth + 1, said),
+                Some(false) => self.choice_note(b, env, depth + 1, said),
                 None => None,
             },
             PKind::Call(f @ (Func::Max | Func::Min), args) if args.len() > 1 => {
-                let mut said = Vec::new();
+                let mut each = Vec::new();
                 for a in args {
                     let v = self.eval(a, env).ok()?.display(None)?;
-                    said.push(format!("`{}` = {v}", self.text(a)));
+                    each.push(format!("{} = {v}", said.expr(a)));
                 }
                 Some(format!(
-                    "the {} of {}",
+                    "the {} of: {}",
                     if *f == Func::Max { "larger" } else { "smaller" },
-                    said.join(", ")
+                    each.join("; ")
                 ))
             }
             _ => None,
@@ -470,11 +509,11 @@ impl Evaluator<'_> {
 
     /// For an item counted because `c` held: the comparison's two sides
     /// with their values (`q.points` = 4 > `points` = 2).
-    fn comparison_note(&mut self, c: &PExpr, env: &mut Env, notes: &mut Vec<String>) {
+    fn comparison_note(&mut self, c: &PExpr, env: &mut Env, notes: &mut Vec<String>, said: &Said) {
         match &c.kind {
             PKind::Binary(BinOp::And, a, b) => {
-                self.comparison_note(a, env, notes);
-                self.comparison_note(b, env, notes);
+                self.comparison_note(a, env, notes, said);
+                self.comparison_note(b, env, notes, said);
             }
             PKind::Binary(
                 op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
@@ -492,10 +531,10 @@ impl Evaluator<'_> {
                         return;
                     }
                     notes.push(format!(
-                        "`{}` = {x} {} `{}` = {y}",
-                        self.text(a),
-                        op_text(*op),
-                        self.text(b)
+                        "{} ({x}) {} {} ({y})",
+                        said.expr(a),
+                        op_words(*op),
+                        said.expr(b)
                     ));
                 }
             }
@@ -514,6 +553,7 @@ impl Evaluator<'_> {
         depth: usize,
         top: bool,
         notes: &mut Vec<String>,
+        said: &Said,
     ) {
         if depth > MAX_DETAIL_DEPTH {
             return;
@@ -525,13 +565,15 @@ impl Evaluator<'_> {
                 };
                 let mark = notes.len();
                 let body = &self.rs.metrics[*id].body;
-                self.value_notes(body, &mut sub, depth + 1, top, notes);
+                let inner = Said::new(self.rs, Some(*id));
+                self.value_notes(body, &mut sub, depth + 1, top, notes, &inner);
                 // A branch taken inside: said with its metric and article.
                 let m = &self.rs.metrics[*id];
                 let cite = m.cite.as_ref().map_or(String::new(), |c| format!(", {c}"));
+                let what = metric_words(self.rs, *id);
                 for n in &mut notes[mark..] {
                     if n.starts_with("because ") {
-                        *n = format!("{n} (`{}`{cite})", m.name);
+                        *n = format!("{n} ({what}{cite})");
                     }
                 }
             }
@@ -541,10 +583,10 @@ impl Evaluator<'_> {
                 };
                 let v = self.eval(e, env).ok().and_then(|v| v.display(None));
                 let m = &self.rs.metrics[*id];
-                let what = m.name.clone();
+                let what = metric_words(self.rs, *id);
                 let cite = m.cite.as_ref().map_or(String::new(), |c| format!(" ({c})"));
                 notes.push(format!(
-                    "`{what}` of {}{cite} = {}",
+                    "{what} of {}{cite} = {}",
                     self.who(p),
                     v.unwrap_or_else(|| "-".into())
                 ));
@@ -563,10 +605,13 @@ impl Evaluator<'_> {
                     other.locals = std::mem::take(&mut sub.locals);
                     other.group = sub.group;
                     let body = &self.rs.metrics[*id].body;
-                    if let Some(n) = self.choice_note(body, &mut other.clone(), NESTED_DEPTH) {
+                    let inner = Said::new(self.rs, Some(*id));
+                    if let Some(n) =
+                        self.choice_note(body, &mut other.clone(), NESTED_DEPTH, &inner)
+                    {
                         notes.push(format!("  {n}"));
                     }
-                    let d = self.detail_of(body, &mut other, NESTED_DEPTH);
+                    let d = self.detail_of(body, &mut other, NESTED_DEPTH, &inner);
                     for item in exceptional(&d) {
                         notes.push(format!(
                             "  of which {}: {} {}",
@@ -579,10 +624,10 @@ impl Evaluator<'_> {
             }
             PKind::If(c, a, b) => match self.truthy(c, env) {
                 Ok(Some(true)) => {
-                    notes.push(format!("because `{}`", self.text(c)));
-                    self.value_notes(a, env, depth + 1, false, notes);
+                    notes.push(format!("because {}", said.expr(c)));
+                    self.value_notes(a, env, depth + 1, false, notes, said);
                 }
-                Ok(Some(false)) => self.value_notes(b, env, depth + 1, false, notes),
+                Ok(Some(false)) => self.value_notes(b, env, depth + 1, false, notes, said),
                 _ => {}
             },
             PKind::Binary(op @ (BinOp::Mul | BinOp::Div), a, b) if top => {
@@ -592,27 +637,27 @@ impl Evaluator<'_> {
                 );
                 if let (Some(x), Some(y)) = (x, y) {
                     notes.push(format!(
-                        "`{}` = {x} {} `{}` = {y}",
-                        self.text(a),
-                        op_text(*op),
-                        self.text(b)
+                        "{} ({x}) {} {} ({y})",
+                        said.expr(a),
+                        op_words(*op),
+                        said.expr(b)
                     ));
                 }
-                self.value_notes(a, env, depth + 1, false, notes);
-                self.value_notes(b, env, depth + 1, false, notes);
+                self.value_notes(a, env, depth + 1, false, notes, said);
+                self.value_notes(b, env, depth + 1, false, notes, said);
             }
             PKind::Binary(_, a, b) => {
-                self.value_notes(a, env, depth + 1, false, notes);
-                self.value_notes(b, env, depth + 1, false, notes);
+                self.value_notes(a, env, depth + 1, false, notes, said);
+                self.value_notes(b, env, depth + 1, false, notes, said);
             }
             // A floor or a cap written in the item itself (OGW%'s
             // `max(r.opponent.gwp, floor)`): each candidate, then their parts.
             PKind::Call(Func::Max | Func::Min, args) if args.len() > 1 => {
-                if let Some(n) = self.choice_note(e, env, depth + 1) {
+                if let Some(n) = self.choice_note(e, env, depth + 1, said) {
                     notes.push(n);
                 }
                 for a in args {
-                    self.value_notes(a, env, depth + 1, false, notes);
+                    self.value_notes(a, env, depth + 1, false, notes, said);
                 }
             }
             _ => {}
@@ -695,23 +740,6 @@ fn agg_name(a: Agg) -> &'static str {
     }
 }
 
-/// An operator as the ruleset writes it.
-fn op_text(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Lt => "<",
-        BinOp::Le => "<=",
-        BinOp::Gt => ">",
-        BinOp::Ge => ">=",
-        BinOp::Eq => "==",
-        BinOp::Ne => "!=",
-        BinOp::Mul => "×",
-        BinOp::Div => "/",
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        _ => "?",
-    }
-}
-
 /// Marks the items cut `n` times by `f`, replaying the evaluator's own cut
 /// ([`cut_least_significant`], [`cut_most_significant`], `best`'s sort) on
 /// the items still counted.
@@ -725,7 +753,7 @@ fn replay_cut(f: Func, items: &mut [Item], n: usize) {
         let mut order: Vec<usize> = (0..held.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(held[k].value));
         for &k in order.iter().skip(n) {
-            items[live[k]].cut = Some(format!("not among the {n} best (`best`)"));
+            items[live[k]].cut = Some(format!("not among the {n} best"));
         }
         return;
     }
@@ -748,10 +776,10 @@ fn replay_cut(f: Func, items: &mut [Item], n: usize) {
             .all(|o| (o.key, o.value) >= (it.key, it.value));
         let why = match f {
             Func::CutLowest if !least && it.voluntary => {
-                "cut: a voluntarily unplayed round's value, cut instead of the least significant one (`cut_lowest`)".to_string()
+                "cut: a voluntarily unplayed round's value, cut instead of the least significant one".to_string()
             }
-            Func::CutLowest => "cut: the least significant value (`cut_lowest`)".to_string(),
-            _ => "cut: the most significant value (`cut_highest`)".to_string(),
+            Func::CutLowest => "cut: the least significant value".to_string(),
+            _ => "cut: the most significant value".to_string(),
         };
         let why = if it.key != it.value {
             format!("{why}; significance {}", it.key)

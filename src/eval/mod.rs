@@ -363,7 +363,7 @@ pub fn metric_value(event: &Event, rs: &Ruleset, name: &str, id: &str) -> Result
         };
         return ev.eval(&at, &mut env).map_err(|e| e.to_diag(rs));
     };
-    if rs.metrics[m].arity > 0 || rs.metrics[m].group_relative {
+    if !rs.metrics[m].params.is_empty() || rs.metrics[m].group_relative {
         return Err(Diag::error(
             codes::EVAL_NOT_A_PLAIN_METRIC,
             format!("`{name}` takes arguments or needs a tied group"),

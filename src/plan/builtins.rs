@@ -11,53 +11,56 @@
 
 /// Calls `$then!` with every built-in function's row:
 ///
-/// `Variant "name" (least, most arguments) "arguments" => implementation, columnar form: "documentation",`
+/// `Variant "name" (least, most arguments) "arguments" => implementation, columnar form: "documentation", said "template",`
 ///
 /// The implementation is a function of `eval::builtins`; the columnar form
-/// one of `eval::columnar` (`each`: the implementation element by element).
+/// one of `eval::columnar` (`each`: the implementation element by element);
+/// the template how `tb explain --detail` says a call in words
+/// (`plan::said`: `{0}` the first argument, `{*}` all, `[...]` left out
+/// when it names an argument the call lacks).
 macro_rules! builtin_functions {
     ($then:ident) => {
         $then! {
             Max "max" (1, 64) "x, y, ..." => max_min, each:
-                "the largest of the arguments, or of a list's values (`max(list)`)",
+                "the largest of the arguments, or of a list's values (`max(list)`)", said "the largest of {*}",
             Min "min" (1, 64) "x, y, ..." => max_min, each:
-                "the smallest of the arguments, or of a list's values (`min(list)`)",
+                "the smallest of the arguments, or of a list's values (`min(list)`)", said "the smallest of {*}",
             Abs "abs" (1, 1) "x" => abs, each:
-                "the absolute value",
+                "the absolute value", said "the absolute value of {0}",
             Round "round" (1, 2) "x, places" => round, each:
-                "rounded to `places` decimals (default 0), .5 away from zero (FIDE ARO); only where a rule rounds",
+                "rounded to `places` decimals (default 0), .5 away from zero (FIDE ARO); only where a rule rounds", said "{0} rounded[ to {1} decimals]",
             RoundDown "round_down" (1, 2) "x, places" => round, each:
-                "rounded to `places` decimals (default 0) toward zero",
+                "rounded to `places` decimals (default 0) toward zero", said "{0} rounded down[ to {1} decimals]",
             Floor "floor" (1, 1) "x" => round, each:
-                "rounded toward minus infinity to a whole number",
+                "rounded toward minus infinity to a whole number", said "{0} rounded down",
             Ceil "ceil" (1, 1) "x" => round, each:
-                "rounded toward plus infinity to a whole number",
+                "rounded toward plus infinity to a whole number", said "{0} rounded up",
             Defined "defined" (1, 1) "x" => defined, each:
-                "whether `x` has a value: true or false, never undefined",
+                "whether `x` has a value: true or false, never undefined", said "{0} has a value",
             Sum "sum" (1, 1) "list" => total, totals:
-                "the sum of a list's values (0 when empty)",
+                "the sum of a list's values (0 when empty)", said "the sum of {0}",
             Mean "mean" (1, 1) "list" => total, totals:
-                "the mean of a list's values (undefined when empty)",
+                "the mean of a list's values (undefined when empty)", said "the mean of {0}",
             Count "count" (1, 1) "list" => total, totals:
-                "the number of items of a list, a set of participants, a participant's rounds or deals",
+                "the number of items of a list, a set of participants, a participant's rounds or deals", said "the number of {0}",
             CutLowest "cut_lowest" (2, 2) "list, n" => cut_list, each:
-                "the list without its n least significant items (FIDE 14.1, with 16.5's exception for VUR items)",
+                "the list without its n least significant items (FIDE 14.1, with 16.5's exception for VUR items)", said "{0} less the {1} least significant",
             CutHighest "cut_highest" (2, 2) "list, n" => cut_list, each:
-                "the list without its n most significant items",
+                "the list without its n most significant items", said "{0} less the {1} most significant",
             Best "best" (2, 2) "list, n" => cut_list, each:
-                "the n highest values of the list",
+                "the n highest values of the list", said "the {1} highest of {0}",
             Sorted "sorted" (1, 1) "list" => sorted, each:
-                "the values highest first (a step compares such lists lexicographically)",
+                "the values highest first (a step compares such lists lexicographically)", said "{0}, highest first",
             SortedByKey "sorted_by_key" (1, 1) "list" => sorted, each:
-                "the items in order of their `by` keys, highest first, equal keys kept in order (WBF pairs: best-ranked common opponent first)",
+                "the items in order of their `by` keys, highest first, equal keys kept in order (WBF pairs: best-ranked common opponent first)", said "{0}, in order of their keys",
             Deals "deals" (1, 1) "p_or_group" => deals, each:
-                "one board per distinct deal (session, board number) a participant or a set of them has, in that order: `for b in deals(group)`",
+                "one board per distinct deal (session, board number) a participant or a set of them has, in that order: `for b in deals(group)`", said "the deals of {0}",
             ScoreOn "score_on" (2, 2) "p, b" => score_on, each:
-                "`p`'s score on the deal of board `b`, played or awarded (EBU 143.5.5); undefined if `p` has none",
+                "`p`'s score on the deal of board `b`, played or awarded (EBU 143.5.5); undefined if `p` has none", said "{0}'s score on the deal of {1}",
             Integers "integers" (2, 2) "a, b" => integers, each:
-                "the whole numbers from `a` to `b` ascending (none when `b < a`), to loop over; `min(x for x in integers(a, b) where C)` stops at the first that passes",
+                "the whole numbers from `a` to `b` ascending (none when `b < a`), to loop over; `min(x for x in integers(a, b) where C)` stops at the first that passes", said "the whole numbers from {0} to {1}",
             Number "number" (1, 1) "x" => number, each:
-                "a text such as an id read as a number (undefined if it is not one); a number as it is",
+                "a text such as an id read as a number (undefined if it is not one); a number as it is", said "{0} as a number",
         }
     };
 }
@@ -66,7 +69,7 @@ pub(crate) use builtin_functions;
 /// Defines [`Func`] from the rows of `builtin_functions!`.
 macro_rules! define_func {
     ($($variant:ident $name:literal ($lo:literal, $hi:literal) $args:literal
-        => $imp:ident, $col:ident: $doc:literal,)*) => {
+        => $imp:ident, $col:ident: $doc:literal, said $said:literal,)*) => {
         /// Built-in functions (one row each in `builtin_functions!`).
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Func {
@@ -91,6 +94,13 @@ macro_rules! define_func {
             pub fn name(self) -> &'static str {
                 match self {
                     $(Func::$variant => $name,)*
+                }
+            }
+
+            /// How a call is said in words (`plan::said`).
+            pub fn said(self) -> &'static str {
+                match self {
+                    $(Func::$variant => $said,)*
                 }
             }
 

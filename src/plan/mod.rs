@@ -6,6 +6,7 @@
 //! `model`, `num`, `diag`, never a later stage.
 
 pub mod builtins;
+pub mod said;
 
 use crate::diag::{Source, Span};
 use crate::num::Num;
@@ -139,8 +140,8 @@ pub struct Metric {
     pub name: String,
     /// Label for output.
     pub label: String,
-    /// Number of parameters (they occupy the first local slots).
-    pub arity: usize,
+    /// Its parameters' names (they occupy the first local slots).
+    pub params: Vec<String>,
     /// Local slots needed (parameters and loop variables).
     pub slots: usize,
     /// Body.

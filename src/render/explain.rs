@@ -14,6 +14,7 @@ use super::notes::undefined_reason;
 use crate::eval::detail::{first_sentence, Detail};
 use crate::eval::Value;
 use crate::model::{Event, Pid};
+use crate::plan::said::{in_words, Said};
 use crate::plan::{PKind, ProcId, Ruleset};
 use crate::rank::{HandOff, Outcome, Standings, TraceStep};
 use std::collections::HashMap;
@@ -398,11 +399,6 @@ fn value_text(t: &TraceStep, p: Pid) -> String {
         .unwrap_or_else(|| "-".into())
 }
 
-/// A name written with underscores, in words.
-fn in_words(name: &str) -> String {
-    name.replace('_', " ")
-}
-
 /// A procedure in words: its documentation's first sentence where short,
 /// else its name as written (a procedure a list of codes copied is named
 /// `LIST_K_NAME_I`: the `NAME` its code declares).
@@ -453,16 +449,24 @@ fn words(rs: &Ruleset, t: &TraceStep, main: Option<ProcId>) -> StepWords {
     // The definition the step names, or the first one its expression uses.
     let metric = first_metric(&step.expr).map(|id| &rs.metrics[id]);
     let name = match &step.expr.kind {
-        // With its arguments as written (EDE's passes on match points and
-        // on game points differ only there).
-        PKind::Metric(_, None, args) if !args.is_empty() => rs
-            .files
-            .get(step.expr.file)
-            .and_then(|f| f.text.get(step.expr.span.start..step.expr.span.end))
-            .map(|t| format!("`{}`", t.split_whitespace().collect::<Vec<_>>().join(" "))),
+        // With its arguments said (EDE's passes on match points and on
+        // game points differ only there: "EDE with GP").
+        PKind::Metric(_, None, args) if !args.is_empty() => {
+            Some(Said::new(rs, None).expr(&step.expr))
+        }
         _ => metric.map(|m| in_words(&m.name)),
     }
-    .filter(|n| !n.eq_ignore_ascii_case(&t.criterion));
+    // Not when it only repeats the label ("tie break points" beside
+    // "Tie-break points").
+    .filter(|n| {
+        let bare = |s: &str| -> String {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        bare(n) != bare(&t.criterion)
+    });
     let doc = first_sentence(&step.doc).or_else(|| metric.and_then(|m| first_sentence(&m.doc)));
     StepWords {
         label: t.criterion.clone(),

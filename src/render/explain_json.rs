@@ -96,6 +96,7 @@ fn member_json(m: &Member, who: &dyn Fn(Pid) -> Json) -> Json {
 pub fn detail_json(d: &Detail) -> Json {
     let mut o = Map::new();
     o.insert("what".into(), json!(d.what));
+    o.insert("said".into(), json!(d.said));
     o.insert("label".into(), json!(d.label));
     o.insert("doc".into(), json!(d.doc));
     o.insert("cite".into(), json!(d.cite));

@@ -7,6 +7,12 @@ use std::fmt::Write as _;
 
 /// The account as text.
 pub fn explain_text(a: &Account, event: &Event) -> String {
+    explain_text_from(a, event, 1)
+}
+
+/// The account as text, its ties numbered from `first` (a page that
+/// tells each tie on its own numbers them as `tb explain` does).
+pub fn explain_text_from(a: &Account, event: &Event, first: usize) -> String {
     let mut out = String::with_capacity(4096);
     for p in &a.primaries {
         let _ = writeln!(out, "{} ranks the field of {}:", heading(&p.step), p.field);
@@ -28,7 +34,7 @@ pub fn explain_text(a: &Account, event: &Event) -> String {
         let _ = writeln!(out, "{}: in no tie.", names(event, &a.ids));
     }
     for (k, t) in a.ties.iter().enumerate() {
-        tie_text(&mut out, k + 1, t, event);
+        tie_text(&mut out, k + first, t, event);
     }
     if let Some(seed) = a.lots_seed {
         let _ = writeln!(out, "Lots drawn with --seed {seed}.");
@@ -136,11 +142,12 @@ fn step_text(out: &mut String, i: usize, s: &Applied, t: &Tie, event: &Event) {
 /// The parts of a value, indented: how it is combined, then its items or parts.
 fn detail_text(out: &mut String, d: &Detail, indent: usize, event: &Event, top: bool) {
     let pad = " ".repeat(indent);
-    let value = d.value.display(None).unwrap_or_else(|| "-".into());
-    let mut what = format!("`{}`", d.what);
-    if let Some(l) = &d.label {
-        let _ = write!(what, " ({l})");
-    }
+    // A test's value is said as yes or no.
+    let value = match d.value {
+        crate::eval::Value::Bool(b) => if b { "yes" } else { "no" }.to_string(),
+        _ => d.value.display(None).unwrap_or_else(|| "-".into()),
+    };
+    let mut what = d.said.clone();
     if let Some(c) = &d.cite {
         let _ = write!(what, " [{c}]");
     }
@@ -170,12 +177,24 @@ fn detail_text(out: &mut String, d: &Detail, indent: usize, event: &Event, top: 
         }
         How::Items { agg, items, more } => {
             let counted = items.iter().filter(|i| i.cut.is_none()).count();
-            let of = if counted < items.len() {
-                format!(" of the {counted} counted of {} items", items.len())
-            } else {
-                format!(" of {} items", items.len())
+            let n = |k: usize| {
+                if k == 1 {
+                    "1 item".to_string()
+                } else {
+                    format!("{k} items")
+                }
             };
-            let _ = writeln!(out, "{pad}{what} = {value}: {agg}{of}");
+            let of = if counted < items.len() {
+                format!(" of the {counted} counted of {}", n(items.len()))
+            } else {
+                format!(" of {}", n(items.len()))
+            };
+            if matches!(d.value, crate::eval::Value::Bool(_)) {
+                // A test: "...: yes, all of 2 items".
+                let _ = writeln!(out, "{pad}{what}: {value}, {agg}{of}");
+            } else {
+                let _ = writeln!(out, "{pad}{what} = {value}: {agg}{of}");
+            }
             for it in items {
                 let _ = write!(out, "{pad}  {}", it.source);
                 if let Some(v) = it.value {

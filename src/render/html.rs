@@ -13,7 +13,7 @@
 
 use super::cells::Cells;
 use super::explain::{account, ExplainOptions};
-use super::explain_text::explain_text;
+use super::explain_text::explain_text_from;
 use super::notes::undefined_notes;
 use super::{criterion_note, hidden_columns, title, withdrew_when, Meta};
 use crate::model::{Event, Pid};
@@ -156,6 +156,7 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event, rs: &Rul
         }
     }
     let mut group_start = 0;
+    let mut tie_no = 1;
     for (i, row) in s.rows.iter().enumerate() {
         let g = group_of[row.pid];
         if g != usize::MAX && (i == 0 || group_of[s.rows[i - 1].pid] != g) {
@@ -211,7 +212,7 @@ fn table(out: &mut String, cells: &Cells, s: &Standings, event: &Event, rs: &Rul
         if last_of_group {
             // Named in rank order; explained for the whole group.
             let ranked: Vec<Pid> = s.rows[group_start..=i].iter().map(|r| r.pid).collect();
-            why_row(out, ncol, &ranked, s, event, rs);
+            why_row(out, ncol, &ranked, s, event, rs, &mut tie_no);
         }
     }
     out.push_str("</tbody>\n</table>\n</div>\n");
@@ -247,6 +248,7 @@ fn why_row(
     s: &Standings,
     event: &Event,
     rs: &Ruleset,
+    tie_no: &mut usize,
 ) {
     let _ = write!(
         out,
@@ -271,7 +273,9 @@ fn why_row(
     // at the tie.
     let mut account = account(s, event, rs, &mut opts);
     account.primaries.clear();
-    push_html(out, explain_text(&account, event).trim_end());
+    // Numbered down the page, as `tb explain` numbers the ties.
+    push_html(out, explain_text_from(&account, event, *tie_no).trim_end());
+    *tie_no += account.ties.len();
     out.push_str("</pre></details></td></tr>\n");
 }
 

@@ -9,7 +9,7 @@ use crate::plan::*;
 /// function's columnar form, by the name its row gives.
 macro_rules! define_col_call {
     ($($variant:ident $name:literal ($lo:literal, $hi:literal) $args:literal
-        => $imp:ident, $col:ident: $doc:literal,)*) => {
+        => $imp:ident, $col:ident: $doc:literal, said $said:literal,)*) => {
         impl<'a> Evaluator<'a> {
             /// Built-in function `func` of `args` over the block (`e` is the
             /// call): the columnar form of [`Evaluator::call`].
