@@ -1,8 +1,9 @@
 //! The compiled plan: a checked ruleset with every name resolved to an index.
 //!
 //! Made by: `check`, from the AST. Read by: `eval`, `rank`, `render`.
-//! Holds data only (the built-in functions' rows in [`builtins`] name their
-//! implementations without importing them); may import `syntax::ast`,
+//! Holds data only, with the one walk over an expression's parts
+//! ([`PExpr::each_child`]; the built-in functions' rows in [`builtins`] name
+//! their implementations without importing them); may import `syntax::ast`,
 //! `model`, `num`, `diag`, never a later stage.
 
 pub mod builtins;
