@@ -9,17 +9,6 @@ use tb::eval::Value;
 use tb::model::Event;
 use tb::rank::Standings;
 
-/// The value of a column (by label) for a participant.
-fn column(ev: &Event, st: &Standings, label: &str, id: &str) -> Value {
-    let c = st.columns.iter().position(|c| c.label == label).unwrap();
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.values[c].clone()
-}
-
 // ------------------------------------------------------------ 143.5.2
 
 /// 143.5.2, first example: A played X (final score 50), Y (40) and Z (30):

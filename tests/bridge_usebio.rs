@@ -3,6 +3,7 @@
 //! from the project's shared data), a small teams file written here
 //! (ISO-8859-1, with a triangle), and the loader's diagnostics.
 
+use crate::bridge_support::codes;
 use crate::common;
 use common::{ebu_every_tie, order, rank, shipped};
 use tb::diag::Source;
@@ -249,14 +250,6 @@ fn error(text: &str) -> tb::diag::Diag {
     match load_text(text) {
         Ok(_) => panic!("loaded:\n{text}"),
         Err(d) => d,
-    }
-}
-
-fn codes(d: &tb::diag::Diag) -> Vec<&'static str> {
-    if d.related.is_empty() {
-        vec![d.code]
-    } else {
-        d.related.iter().map(|r| r.code).collect()
     }
 }
 

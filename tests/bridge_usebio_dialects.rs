@@ -6,14 +6,13 @@
 //! fixtures are written by hand in `tests/fixtures/usebio/`, each with its
 //! expected places in a comment.
 
-use crate::bridge_support::decided;
+use crate::bridge_support::{codes, column, decided};
 use crate::common;
 use common::{ebu_every_tie, order, rank, shipped, shipped_with, tb};
 use tb::diag::Source;
 use tb::eval::Value;
 use tb::model::{Event, Kind};
 use tb::num::Num;
-use tb::rank::Standings;
 
 fn load_path(path: &str) -> Event {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -31,25 +30,6 @@ fn fixture(name: &str) -> Event {
 
 fn n(s: &str) -> Num {
     Num::parse(s).unwrap()
-}
-
-/// The value shown in column `label` for participant `id`.
-fn shown(ev: &Event, st: &Standings, id: &str, label: &str) -> Value {
-    let ci = st.columns.iter().position(|c| c.label == label).unwrap();
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.values[ci].clone()
-}
-
-fn codes(d: &tb::diag::Diag) -> Vec<&'static str> {
-    if d.related.is_empty() {
-        vec![d.code]
-    } else {
-        d.related.iter().map(|r| r.code).collect()
-    }
 }
 
 // ------------------------------------------------------------ IMP-scored pairs
@@ -90,8 +70,8 @@ fn butler_pairs_rank_on_their_imps() {
     let st = rank(&ev, &ebu_every_tie());
     assert_eq!(order(&ev, &st), ["3", "2", "4", "5", "6", "1"]);
     assert_eq!(decided(&ev, &st, "6"), "Count-back");
-    assert_eq!(shown(&ev, &st, "6", "Count-back"), Value::Num(n("5")));
-    assert_eq!(shown(&ev, &st, "1", "Count-back"), Value::Num(n("3")));
+    assert_eq!(column(&ev, &st, "Count-back", "6"), Value::Num(n("5")));
+    assert_eq!(column(&ev, &st, "Count-back", "1"), Value::Num(n("3")));
     // WBF pairs ranks it too (its score, then sessions and boards).
     assert_eq!(rank(&ev, &shipped("wbf/pairs")).rows.len(), 6);
 }
@@ -192,8 +172,8 @@ fn pairs_head_to_head_is_the_meetings_matchpoints() {
     let rs = shipped_with("ebu/split-tie", &[("prize_places", "3")]);
     let st = rank(&ev, &rs);
     assert_eq!(order(&ev, &st), ["6", "3", "1", "2", "5", "4"]);
-    assert_eq!(shown(&ev, &st, "1", "Head-to-head"), Value::Num(n("0")));
-    assert_eq!(shown(&ev, &st, "2", "Head-to-head"), Value::Num(n("0")));
+    assert_eq!(column(&ev, &st, "Head-to-head", "1"), Value::Num(n("0")));
+    assert_eq!(column(&ev, &st, "Head-to-head", "2"), Value::Num(n("0")));
     assert_eq!(decided(&ev, &st, "1"), "Tie-break points");
     // The old reading: the shares of the totals in that meeting differ.
     let p1 = &ev.participants[ev.find("1").unwrap()];
@@ -229,7 +209,7 @@ fn two_full_matches_in_one_round_count_fully() {
     assert_eq!(decided(&ev, &st, "2"), "Head-to-head");
     // 33.5 + 33.5 + 15 = 82 over 3 matches, scaled to 2 rounds.
     assert_eq!(
-        shown(&ev, &st, "1", "Tie-break points"),
+        column(&ev, &st, "Tie-break points", "1"),
         Value::Num(Num::ratio(164, 3).unwrap())
     );
 }

@@ -10,13 +10,7 @@ use tb::eval::Value;
 
 /// The article of the step that decided a participant's place.
 fn decided_cite(ev: &tb::model::Event, st: &tb::rank::Standings, id: &str) -> String {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.decided_by
-        .as_ref()
+    decided_step(ev, st, id)
         .and_then(|d| d.cite.clone())
         .unwrap_or_default()
 }

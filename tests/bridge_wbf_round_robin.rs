@@ -28,24 +28,6 @@ fn top(ev: &Event, st: &Standings) -> Vec<String> {
         .collect()
 }
 
-/// (procedure, cite) of the step that placed `id`.
-fn decided(ev: &Event, st: &Standings, id: &str) -> (String, String) {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    let d = row
-        .decided_by
-        .as_ref()
-        .unwrap_or_else(|| panic!("{id} was not decided"));
-    (d.procedure.clone(), d.cite.clone().unwrap_or_default())
-}
-
-fn pc(p: &str, c: &str) -> (String, String) {
-    (p.to_string(), c.to_string())
-}
-
 // ------------------------------------------------------------------ 1.1
 
 /// 1.1(a): A and B level on 25 VPs; A's IMP quotient is 2, B's 1.5, so A
@@ -58,7 +40,7 @@ fn two_teams_separated_by_imp_quotient_1_1_a() {
         .balance("B", "25", (3, 2), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("two_teams", "1.1(a)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("two_teams", "1.1(a)"));
 }
 
 /// 1.1(b): equal IMP quotients (1); A won the match between them 30-20
@@ -72,7 +54,7 @@ fn two_teams_separated_by_imps_between_1_1_b() {
         .balance("B", "25", (1, 1), (3, 2));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
 }
 
 /// 1.1(c): equal IMP quotients, a 20-20 IMP draw between them, but A scored
@@ -86,7 +68,7 @@ fn two_teams_separated_by_total_points_between_1_1_c() {
         .balance("B", "25", (1, 1), (3, 2));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("two_teams", "1.1(c)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("two_teams", "1.1(c)"));
 }
 
 /// 1.1(d): everything between them equal; A's total point quotient is 6/5,
@@ -99,7 +81,7 @@ fn two_teams_separated_by_total_point_quotient_1_1_d() {
         .balance("B", "25", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("two_teams", "1.1(d)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("two_teams", "1.1(d)"));
 }
 
 /// 1.1(e): nothing separates them; the tie is reported unresolved with the
@@ -134,7 +116,7 @@ fn an_unsplit_field_of_two_goes_to_1_1() {
     t.m("A", "B", ("10", "10"), (31, 20), (1000, 1000));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("two_teams", "1.1(a)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("two_teams", "1.1(a)"));
 }
 
 // ------------------------------------------------------------------ 1.2
@@ -153,8 +135,8 @@ fn three_teams_imp_quotient_then_two_handed_to_1_1() {
         .balance("C", "30", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("three_teams", "1.2(a)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("three_teams", "1.2(a)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
     assert!(st.trace.iter().any(|s| s.procedure == "three_teams"
         && s.handoffs
             .iter()
@@ -175,8 +157,8 @@ fn three_teams_one_beat_both_1_2_b() {
         .balance("C", "30", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("three_teams", "1.2(b)"));
-    assert_eq!(decided(&ev, &st, "C"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("three_teams", "1.2(b)"));
+    assert_eq!(placed_by(&ev, &st, "C"), pc("two_teams", "1.1(b)"));
 }
 
 /// 1.2(c): nobody beat both others. A beat B and tied C; B beat C. Only A
@@ -193,8 +175,8 @@ fn three_teams_one_beat_one_and_tied_the_other_1_2_c() {
         .balance("C", "30", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("three_teams", "1.2(c)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("three_teams", "1.2(c)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
 }
 
 /// 1.2(d): A and B drew; both beat C. Then A and B each "earned more VPs
@@ -213,8 +195,8 @@ fn three_teams_one_beaten_by_both_1_2_d() {
         .balance("C", "30", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "C"), pc("three_teams", "1.2(d)"));
-    assert_eq!(decided(&ev, &st, "A"), pc("two_teams", "1.1(c)"));
+    assert_eq!(placed_by(&ev, &st, "C"), pc("three_teams", "1.2(d)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("two_teams", "1.1(c)"));
 }
 
 /// 1.2 "in all other cases" (a): a cycle (A beat B, B beat C, C beat A) in
@@ -234,7 +216,7 @@ fn three_teams_cycle_net_imps_all_other_cases_a() {
     assert_eq!(top(&ev, &st), ["B", "A", "C"]);
     for id in ["A", "B", "C"] {
         assert_eq!(
-            decided(&ev, &st, id),
+            placed_by(&ev, &st, id),
             pc("three_teams", "1.2, all other cases (a)")
         );
     }
@@ -254,10 +236,10 @@ fn three_teams_cycle_net_total_points_all_other_cases_b() {
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
     assert_eq!(
-        decided(&ev, &st, "A"),
+        placed_by(&ev, &st, "A"),
         pc("three_teams", "1.2, all other cases (b)")
     );
-    assert_eq!(decided(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("two_teams", "1.1(b)"));
 }
 
 /// The cyclic path to the end: everything level. The three share the place,
@@ -293,9 +275,9 @@ fn four_teams_imp_quotient_then_1_1_1_3_a() {
         .balance("D", "40", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "C", "D", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("four_or_more", "1.3(a)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("four_or_more", "1.3(a)"));
-    assert_eq!(decided(&ev, &st, "C"), pc("two_teams", "1.1(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("four_or_more", "1.3(a)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("four_or_more", "1.3(a)"));
+    assert_eq!(placed_by(&ev, &st, "C"), pc("two_teams", "1.1(b)"));
 }
 
 /// 1.3(b) with four teams: equal IMP quotients; A beat each of the others
@@ -317,9 +299,9 @@ fn four_teams_winner_then_three_to_1_2_1_3_b() {
         .balance("D", "40", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["A", "B", "C", "D"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("four_or_more", "1.3(b)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("three_teams", "1.2(b)"));
-    assert_eq!(decided(&ev, &st, "C"), pc("two_teams", "1.1(d)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("four_or_more", "1.3(b)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("three_teams", "1.2(b)"));
+    assert_eq!(placed_by(&ev, &st, "C"), pc("two_teams", "1.1(d)"));
 }
 
 /// 1.3(b) then 1.3(c), five teams: equal IMP quotients; E beat each of the
@@ -344,9 +326,9 @@ fn five_teams_a_remaining_four_go_on_to_1_3_c() {
         .balance("D", "50", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st), ["E", "A", "B", "C", "D"]);
-    assert_eq!(decided(&ev, &st, "E"), pc("four_or_more", "1.3(b)"));
-    assert_eq!(decided(&ev, &st, "A"), pc("four_or_more", "1.3(c)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("two_teams", "1.1(c)"));
+    assert_eq!(placed_by(&ev, &st, "E"), pc("four_or_more", "1.3(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("four_or_more", "1.3(c)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("two_teams", "1.1(c)"));
     // The group of four went on to (c): (a) was applied once only, to all five.
     let a_steps: Vec<usize> = st
         .trace
@@ -382,8 +364,8 @@ fn five_teams_four_left_after_imp_quotient_go_on_to_1_3_b() {
         .balance("E", "50", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(&top(&ev, &st)[..2], ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("four_or_more", "1.3(a)"));
-    assert_eq!(decided(&ev, &st, "B"), pc("four_or_more", "1.3(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("four_or_more", "1.3(a)"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("four_or_more", "1.3(b)"));
     // C, D and E (three left) are handed to 1.2; everything is level there.
     assert!(st
         .trace
@@ -409,7 +391,7 @@ fn four_teams_tied_one_defeated_the_others_1_3_b() {
         .balance("D", "40", (1, 1), (1, 1));
     let (ev, st) = rr(&t);
     assert_eq!(top(&ev, &st)[0], "A");
-    assert_eq!(decided(&ev, &st, "A"), pc("four_or_more", "1.3(b)"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("four_or_more", "1.3(b)"));
 }
 
 /// The shipped example: Aces first on IMP quotient (1.2(a)), Bidders ahead

@@ -28,23 +28,6 @@ fn top(ev: &Event, st: &Standings) -> Vec<String> {
         .collect()
 }
 
-fn decided(ev: &Event, st: &Standings, id: &str) -> (String, String) {
-    let row = st
-        .rows
-        .iter()
-        .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    let d = row
-        .decided_by
-        .as_ref()
-        .unwrap_or_else(|| panic!("{id} was not decided"));
-    (d.procedure.clone(), d.cite.clone().unwrap_or_default())
-}
-
-fn pc(p: &str, c: &str) -> (String, String) {
-    (p.to_string(), c.to_string())
-}
-
 /// Section 3's example: team A played X (50 VPs), Y (40) and Z (30), so its
 /// Swiss points are 120.
 #[test]
@@ -70,8 +53,8 @@ fn example_swiss_points_then_3_1_ii_for_teams_that_never_met() {
     let ev = example("bridge-swiss-teams.toml");
     let st = rank(&ev, &shipped("wbf/swiss-teams"));
     assert_eq!(order(&ev, &st), ["A", "F", "C", "E", "B", "D"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss", "3: Swiss points"));
-    assert_eq!(decided(&ev, &st, "C"), pc("swiss_two_teams", "3.1 ii"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss", "3: Swiss points"));
+    assert_eq!(placed_by(&ev, &st, "C"), pc("swiss_two_teams", "3.1 ii"));
 }
 
 /// 3.1 puts the match between the two teams first (1.1 puts the IMP
@@ -87,7 +70,7 @@ fn two_teams_match_first_3_1_i() {
         .balance_vs("B", Some("F"), "25", (3, 2), (1, 1));
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss_two_teams", "3.1 i"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss_two_teams", "3.1 i"));
     let (ev, st) = run(&t, "wbf/round-robin");
     assert_eq!(top(&ev, &st), ["B", "A"]);
 }
@@ -104,7 +87,7 @@ fn two_teams_that_never_met_3_1_ii() {
         .balance_vs("B", Some("F2"), "25", (1, 1), (1, 1));
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["A", "B"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss_two_teams", "3.1 ii"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss_two_teams", "3.1 ii"));
     // 3.1 i was applied and did not separate them.
     let i = st
         .trace
@@ -128,8 +111,8 @@ fn three_teams_one_beat_both_first_3_2_i() {
         .balance_vs("C", Some("F"), "30", (1, 1), (1, 1));
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss_three_teams", "3.2 i"));
-    assert_eq!(decided(&ev, &st, "B"), pc("swiss_two_teams", "3.1 i"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss_three_teams", "3.2 i"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("swiss_two_teams", "3.1 i"));
     let (ev, st) = run(&t, "wbf/round-robin");
     assert_eq!(top(&ev, &st).last().unwrap(), "A");
 }
@@ -149,8 +132,8 @@ fn three_teams_that_never_met_3_2_ii_then_3_1_iv() {
         .balance_vs("C", Some("F2"), "30", (1, 1), (1, 1));
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss_three_teams", "3.2 ii"));
-    assert_eq!(decided(&ev, &st, "B"), pc("swiss_two_teams", "3.1 iv"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss_three_teams", "3.2 ii"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("swiss_two_teams", "3.1 iv"));
 }
 
 /// 3.3: the team that beat every other tied team is declared winner before
@@ -173,8 +156,8 @@ fn four_teams_winner_first_3_3() {
         .balance_vs("C", Some("F"), "40", (1, 1), (1, 1));
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["D", "A", "B", "C"]);
-    assert_eq!(decided(&ev, &st, "D"), pc("swiss_four_or_more", "3.3"));
-    assert_eq!(decided(&ev, &st, "A"), pc("swiss_three_teams", "3.2 ii"));
+    assert_eq!(placed_by(&ev, &st, "D"), pc("swiss_four_or_more", "3.3"));
+    assert_eq!(placed_by(&ev, &st, "A"), pc("swiss_three_teams", "3.2 ii"));
     let (ev, st) = run(&t, "wbf/round-robin");
     assert_eq!(top(&ev, &st).last().unwrap(), "D");
 }
@@ -195,10 +178,10 @@ fn four_teams_that_never_met_3_3_imp_quotient() {
     let (ev, st) = run(&t, "wbf/swiss-teams");
     assert_eq!(top(&ev, &st), ["A", "B", "C", "D"]);
     assert_eq!(
-        decided(&ev, &st, "A"),
+        placed_by(&ev, &st, "A"),
         pc("swiss_four_or_more", "3.3 (IMP quotient)")
     );
-    assert_eq!(decided(&ev, &st, "B"), pc("swiss_two_teams", "3.1 iv"));
+    assert_eq!(placed_by(&ev, &st, "B"), pc("swiss_two_teams", "3.1 iv"));
 }
 
 /// Nothing separates two teams: unresolved, one-board sudden death (3.1 v).

@@ -112,20 +112,20 @@ fn write_trf_round_trips_through_verify() {
     );
 }
 
+/// `tb --diagnostics plain eval ARGS --write-trf OUT`.
+fn eval_write_trf(args: &[&str], out: &str) -> (i32, String, String) {
+    let mut all = vec!["--diagnostics", "plain", "eval"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--write-trf", out]);
+    tb(&all)
+}
+
 #[test]
 fn write_trf_refusals() {
     let dir = scratch("refusals");
     let out = dir.join("out.trf").to_string_lossy().to_string();
     // Not a TRF file.
-    let (code, _, err) = tb(&[
-        "--diagnostics",
-        "plain",
-        "eval",
-        "fide/swiss",
-        "examples/chess-swiss.toml",
-        "--write-trf",
-        &out,
-    ]);
+    let (code, _, err) = eval_write_trf(&["fide/swiss", "examples/chess-swiss.toml"], &out);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("error[tb::cli::write_trf]"), "{err}");
     assert!(err.contains("is not a TRF file"), "{err}");
@@ -134,16 +134,7 @@ fn write_trf_refusals() {
     let copy = dir.join("in.trf");
     std::fs::copy(root().join("tests/fixtures/fide/tiny.trf"), &copy).unwrap();
     let copy_s = copy.to_string_lossy().to_string();
-    let (code, _, err) = tb(&[
-        "--diagnostics",
-        "plain",
-        "eval",
-        "--tiebreaks",
-        "PTS,BH",
-        &copy_s,
-        "--write-trf",
-        &copy_s,
-    ]);
+    let (code, _, err) = eval_write_trf(&["--tiebreaks", "PTS,BH", &copy_s], &copy_s);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is the input file"), "{err}");
     // A folder that does not exist: exit 3.
@@ -151,18 +142,17 @@ fn write_trf_refusals() {
         .join("no/such/folder/out.trf")
         .to_string_lossy()
         .to_string();
-    let (code, _, err) = tb(&[
-        "--diagnostics",
-        "plain",
-        "eval",
-        "--tiebreaks",
-        "PTS,BH",
-        &copy_s,
-        "--write-trf",
-        &nowhere,
-    ]);
+    let (code, _, err) = eval_write_trf(&["--tiebreaks", "PTS,BH", &copy_s], &nowhere);
     assert_eq!(code, 3, "{err}");
     assert!(err.contains("error[tb::cli::write_failed]"), "{err}");
+}
+
+/// The line after the first line of `out` that `at` picks: where
+/// `verify` and `tb test` print a difference's cause.
+fn line_after(out: &str, at: impl Fn(&str) -> bool) -> &str {
+    let lines: Vec<&str> = out.lines().collect();
+    let i = lines.iter().position(|l| at(l)).expect(out);
+    lines[i + 1]
 }
 
 #[test]
@@ -174,15 +164,10 @@ fn verify_names_the_step_where_the_orders_part() {
     ]);
     assert_eq!(code, 4);
     // Each difference is followed by its cause, with both values.
-    let lines: Vec<&str> = out.lines().collect();
-    let i = lines
-        .iter()
-        .position(|l| l.starts_with("BRUNO (2): recorded rank 3, computed 5"))
-        .expect(&out);
-    assert!(
-        lines[i + 1].starts_with("  ") && lines[i + 1].contains(" puts "),
-        "{out}"
-    );
+    let cause = line_after(&out, |l| {
+        l.starts_with("BRUNO (2): recorded rank 3, computed 5")
+    });
+    assert!(cause.starts_with("  ") && cause.contains(" puts "), "{out}");
 }
 
 /// The README's `verify` and `doc` examples are what the binary prints.
@@ -233,15 +218,8 @@ fn ruleset_tests_print_the_cause_as_verify_does() {
     std::fs::write(&file, text).unwrap();
     let (code, out, err) = tb(&["test", &file.to_string_lossy()]);
     assert_eq!(code, 4, "{out}{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    let i = lines
-        .iter()
-        .position(|l| l.contains("expected rank 1, computed"))
-        .expect(&out);
-    assert!(
-        lines[i + 1].contains(" puts ") || lines[i + 1].contains("level"),
-        "{out}"
-    );
+    let cause = line_after(&out, |l| l.contains("expected rank 1, computed"));
+    assert!(cause.contains(" puts ") || cause.contains("level"), "{out}");
     assert!(out.contains("1 compared, 1 differ"), "{out}");
 }
 

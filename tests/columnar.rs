@@ -96,23 +96,10 @@ fn columnar_and_per_participant_evaluation_agree() {
                 (Ok(a), Ok(b)) => {
                     let json = |st| tb::render::render(st, ev, rs, &meta, tb::render::Format::Json);
                     assert_eq!(json(&a), json(&b), "{rname} on {ename}");
-                    assert_eq!(
-                        tb::render::explain(
-                            &a,
-                            ev,
-                            rs,
-                            &mut Default::default(),
-                            Default::default()
-                        ),
-                        tb::render::explain(
-                            &b,
-                            ev,
-                            rs,
-                            &mut Default::default(),
-                            Default::default()
-                        ),
-                        "{rname} on {ename}"
-                    );
+                    let explain = |st| {
+                        tb::render::explain(st, ev, rs, &mut Default::default(), Default::default())
+                    };
+                    assert_eq!(explain(&a), explain(&b), "{rname} on {ename}");
                     compared += 1;
                 }
                 (Err(a), Err(b)) => assert_eq!(a.code, b.code, "{rname} on {ename}"),

@@ -123,14 +123,9 @@ fn ty(e: &PExpr, types: &[Ty]) -> Ty {
 
 fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Uses) {
     match &e.kind {
-        PKind::Metric(id, target, args) => {
+        PKind::Metric(id, ..) => {
             out.metrics.push(*id);
-            if let Some(t) = target {
-                walk(t, types, guard, out);
-            }
-            for a in args {
-                walk(a, types, guard, out);
-            }
+            e.each_child(|x| walk(x, types, guard, out));
         }
         PKind::Field(b, f) => {
             walk(b, types, guard, out);
@@ -159,13 +154,11 @@ fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Us
                 }
             }
         }
-        PKind::Call(f, args) => {
+        PKind::Call(f, _) => {
             if matches!(f, Func::Deals | Func::ScoreOn) {
                 out.boards.get_or_insert((e.file, e.span));
             }
-            for a in args {
-                walk(a, types, guard, out);
-            }
+            e.each_child(|x| walk(x, types, guard, out));
         }
         PKind::Agg(_, g) | PKind::List(g) => {
             for (slot, c) in &g.fors {
@@ -186,12 +179,6 @@ fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Us
                 walk(x, types, guard, out);
             }
         }
-        PKind::If(c, a, b) => {
-            walk(c, types, guard, out);
-            walk(a, types, guard, out);
-            walk(b, types, guard, out);
-        }
-        PKind::Unary(_, x) | PKind::Table(_, x) => walk(x, types, guard, out),
         // `x ?? undefined` gives no default: it asks whether the event
         // records `x` at all (undefined either way where it does not), as
         // `defined(r.imps ?? undefined)` does.
@@ -205,17 +192,8 @@ fn walk(e: &PExpr, types: &mut Vec<Ty>, guard: Option<Option<Num>>, out: &mut Us
             walk(a, types, Some(const_num(b)), out);
             walk(b, types, guard, out);
         }
-        PKind::Binary(_, a, b) => {
-            walk(a, types, guard, out);
-            walk(b, types, guard, out);
-        }
-        PKind::Num(_)
-        | PKind::Bool(_)
-        | PKind::Str(_)
-        | PKind::Infinity
-        | PKind::Local(_)
-        | PKind::Param(_)
-        | PKind::Builtin(_) => {}
+        // The rest read no data themselves: only through their parts.
+        _ => e.each_child(|x| walk(x, types, guard, out)),
     }
 }
 

@@ -259,7 +259,7 @@ fn used(rs: &Ruleset) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
             // Depth first, in the order written.
             while let Some(e) = stack.pop() {
                 let before = stack.len();
-                children(e, &mut stack);
+                e.each_child(|c| stack.push(c));
                 stack[before..].reverse();
                 match &e.kind {
                     PKind::Metric(id, ..) if seen.insert(*id) => {
@@ -282,34 +282,6 @@ fn used(rs: &Ruleset) -> (Vec<usize>, Vec<usize>, Vec<usize>) {
         );
     }
     (out, tables, params)
-}
-
-/// The expressions directly inside `e`.
-fn children<'a>(e: &'a PExpr, out: &mut Vec<&'a PExpr>) {
-    match &e.kind {
-        PKind::Num(_)
-        | PKind::Bool(_)
-        | PKind::Str(_)
-        | PKind::Infinity
-        | PKind::Local(_)
-        | PKind::Param(_)
-        | PKind::Builtin(_) => {}
-        PKind::Metric(_, target, args) => {
-            out.extend(target.iter().map(|b| &**b));
-            out.extend(args);
-        }
-        PKind::Field(x, _) | PKind::Table(_, x) | PKind::Unary(_, x) => out.push(x),
-        PKind::Call(_, args) => out.extend(args),
-        PKind::Agg(_, g) | PKind::List(g) => {
-            out.extend(g.fors.iter().map(|(_, c)| c));
-            out.push(&g.elem);
-            for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
-                out.push(x);
-            }
-        }
-        PKind::If(a, b, c) => out.extend([&**a, &**b, &**c]),
-        PKind::Binary(_, a, b) => out.extend([&**a, &**b]),
-    }
 }
 
 /// The source text of an expression, on one line: comments dropped, and

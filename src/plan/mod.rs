@@ -1,8 +1,9 @@
 //! The compiled plan: a checked ruleset with every name resolved to an index.
 //!
 //! Made by: `check`, from the AST. Read by: `eval`, `rank`, `render`.
-//! Holds data only (the built-in functions' rows in [`builtins`] name their
-//! implementations without importing them); may import `syntax::ast`,
+//! Holds data only, with the one walk over an expression's parts
+//! ([`PExpr::each_child`]; the built-in functions' rows in [`builtins`] name
+//! their implementations without importing them); may import `syntax::ast`,
 //! `model`, `num`, `diag`, never a later stage.
 
 pub mod builtins;
@@ -333,6 +334,47 @@ pub struct PExpr {
     pub span: Span,
     /// In which file.
     pub file: FileId,
+}
+
+impl PExpr {
+    /// Calls `f` on each expression directly inside this one, in the order
+    /// written: a metric's target before its arguments; a generator's
+    /// collections, then its element, filter, key and flag. The one list
+    /// of which kinds hold which parts, for every walk that treats them
+    /// all alike.
+    pub fn each_child<'a>(&'a self, mut f: impl FnMut(&'a PExpr)) {
+        match &self.kind {
+            PKind::Num(_)
+            | PKind::Bool(_)
+            | PKind::Str(_)
+            | PKind::Infinity
+            | PKind::Local(_)
+            | PKind::Param(_)
+            | PKind::Builtin(_) => {}
+            PKind::Metric(_, target, args) => {
+                target.iter().for_each(|t| f(t));
+                args.iter().for_each(f);
+            }
+            PKind::Field(x, _) | PKind::Table(_, x) | PKind::Unary(_, x) => f(x),
+            PKind::Call(_, args) => args.iter().for_each(f),
+            PKind::Agg(_, g) | PKind::List(g) => {
+                g.fors.iter().for_each(|(_, c)| f(c));
+                f(&g.elem);
+                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
+                    f(x);
+                }
+            }
+            PKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            PKind::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+        }
+    }
 }
 
 /// Built-in names that need no definition.

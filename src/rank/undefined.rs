@@ -69,32 +69,7 @@ pub(super) fn mark_metrics(rs: &Ruleset, e: &PExpr, used: &mut [bool]) {
                 }
             }
         }
-        let mut each = |x: &PExpr| walk(x, used, todo);
-        match &e.kind {
-            PKind::Metric(_, target, args) => {
-                target.iter().for_each(|t| each(t));
-                args.iter().for_each(each);
-            }
-            PKind::Field(b, _) | PKind::Unary(_, b) | PKind::Table(_, b) => each(b),
-            PKind::Call(_, args) => args.iter().for_each(each),
-            PKind::Agg(_, g) | PKind::List(g) => {
-                g.fors.iter().for_each(|(_, c)| each(c));
-                each(&g.elem);
-                for x in [&g.cond, &g.by, &g.voluntary].into_iter().flatten() {
-                    each(x);
-                }
-            }
-            PKind::If(c, a, b) => {
-                each(c);
-                each(a);
-                each(b);
-            }
-            PKind::Binary(_, a, b) => {
-                each(a);
-                each(b);
-            }
-            _ => {}
-        }
+        e.each_child(|x| walk(x, used, todo));
     }
     walk(e, used, &mut todo);
     while let Some(id) = todo.pop() {

@@ -3,9 +3,11 @@
 //! totals to chosen values so each test states only the matches that matter.
 #![allow(dead_code)]
 
-use tb::diag::Source;
+use tb::diag::{Diag, Source};
+use tb::eval::Value;
 use tb::model::Event;
 use tb::num::Num;
+use tb::rank::{Decided, Row, Standings};
 
 /// One match of a team event.
 #[derive(Clone, Debug)]
@@ -287,15 +289,49 @@ pub fn example(name: &str) -> Event {
     tb::load::load(&Source::new(path, text)).unwrap_or_else(|d| panic!("{}", d.plain()))
 }
 
-/// The criterion that decided a participant's place (empty when none did).
-pub fn decided(ev: &Event, st: &tb::rank::Standings, id: &str) -> String {
-    let row = st
-        .rows
+/// A participant's row of the standings.
+pub fn row<'a>(ev: &Event, st: &'a Standings, id: &str) -> &'a Row {
+    st.rows
         .iter()
         .find(|r| ev.participants[r.pid].id == id)
-        .unwrap();
-    row.decided_by
-        .as_ref()
+        .unwrap_or_else(|| panic!("no {id}"))
+}
+
+/// The value of a column (by label) for a participant.
+pub fn column(ev: &Event, st: &Standings, label: &str, id: &str) -> Value {
+    let c = st.columns.iter().position(|c| c.label == label).unwrap();
+    row(ev, st, id).values[c].clone()
+}
+
+/// The step that decided a participant's place (None when none did).
+pub fn decided_step<'a>(ev: &Event, st: &'a Standings, id: &str) -> Option<&'a Decided> {
+    row(ev, st, id).decided_by.as_deref()
+}
+
+/// The criterion that decided a participant's place (empty when none did).
+pub fn decided(ev: &Event, st: &Standings, id: &str) -> String {
+    decided_step(ev, st, id)
         .map(|d| d.criterion.clone())
         .unwrap_or_default()
+}
+
+/// (procedure, cite) of the step that placed `id`.
+pub fn placed_by(ev: &Event, st: &Standings, id: &str) -> (String, String) {
+    let d = decided_step(ev, st, id).unwrap_or_else(|| panic!("{id} was not decided"));
+    (d.procedure.clone(), d.cite.clone().unwrap_or_default())
+}
+
+/// A (procedure, cite) pair, as `placed_by` gives it.
+pub fn pc(p: &str, c: &str) -> (String, String) {
+    (p.to_string(), c.to_string())
+}
+
+/// The codes of the problems a diagnostic lists, or its own code when it
+/// lists none.
+pub fn codes(d: &Diag) -> Vec<&'static str> {
+    if d.related.is_empty() {
+        vec![d.code]
+    } else {
+        d.related.iter().map(|r| r.code).collect()
+    }
 }
