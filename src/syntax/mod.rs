@@ -9,6 +9,7 @@
 //!   files, nor import `check`, `eval`, `rank`, `render` or `load`.
 
 pub mod ast;
+pub mod compiled;
 pub mod descriptors;
 mod limits;
 pub mod parse;
