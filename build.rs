@@ -13,6 +13,9 @@ use std::path::Path;
 
 // The parser and what it imports, compiled into this build script as they
 // are into the crate (same paths under `crate::`): one grammar, one AST.
+// A change to any of them (or to the grammar, which pest_derive reads)
+// rebuilds this script, and cargo runs a rebuilt script again: the
+// embedded trees never lag behind the types that read them.
 #[path = "src"]
 #[allow(dead_code, unused_imports, missing_docs)]
 mod tb {
