@@ -6,6 +6,8 @@
 #
 #   benches/vs-gacrux.sh [PLAYERS] [ROUNDS] [TB_RUNS] [GACRUX_RUNS]
 #   (defaults 1000 9 31 3)
+#   TB=/path/to/tb benches/vs-gacrux.sh   times that binary (a reference
+#   build, for a before/after) instead of building the release one.
 #
 # gacrux runs from .venv-oracle, which tests/oracle/setup.sh creates (pip,
 # pinned version); without it (no network, no python3 -m venv) tb alone
@@ -20,7 +22,10 @@ gx_runs=${4:-3}
 chain='PTS,BH/C1,BH,SB,PS,ARO'
 
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release --workspace --bins --quiet
+if [ -z "${TB:-}" ]; then
+    cargo build --release --workspace --bins --quiet
+fi
+tb_bin=${TB:-$target/release/tb}
 dir="$target/perf-inputs"
 mkdir -p "$dir"
 trf="$dir/chess-swiss-${players}x${rounds}.trf"
@@ -37,7 +42,7 @@ time_us() {
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 ms() { echo "scale=2; $1 / 1000" | bc; }
 
-tb=("$target/release/tb" eval --tiebreaks "$chain" "$trf" --format csv)
+tb=("$tb_bin" eval --tiebreaks "$chain" "$trf" --format csv)
 echo "event:  $trf"
 echo "tb:     ${tb[*]}"
 "${tb[@]}" >/dev/null # warm-up
