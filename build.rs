@@ -119,7 +119,10 @@ fn compile(rulesets: &[(String, String)], out_dir: &Path) {
         let src = diag::Source::new(name.clone(), text);
         let file = match syntax::parse::parse_text(&src) {
             Ok(file) => file,
-            Err(diags) => panic!("shipped ruleset {name} does not parse: {diags:#?}"),
+            Err(diags) => {
+                let all: Vec<String> = diags.iter().map(diag::Diag::plain).collect();
+                panic!("shipped ruleset {name} does not parse:\n{}", all.join("\n"));
+            }
         };
         let bytes = bincode::serialize(&file).expect("a syntax tree serialises");
         let bin = out_dir.join(format!("compiled-{i}.bin"));
