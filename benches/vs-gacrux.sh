@@ -31,13 +31,15 @@ mkdir -p "$dir"
 trf="$dir/chess-swiss-${players}x${rounds}.trf"
 [ -s "$trf" ] || "$target/release/tbgen" chess-swiss --players "$players" --rounds "$rounds" --seed 1 -o "$trf"
 
-# Wall time of one run of a command, in microseconds.
+# Wall time of one run of a command, in microseconds. Bash's own clock
+# (`EPOCHREALTIME`, seconds with six decimals): a `date` process per
+# reading would add its own start-up, about a millisecond, to tb's time.
 time_us() {
     local t0 t1
-    t0=$(date +%s%N)
+    t0=${EPOCHREALTIME/[.,]/}
     "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000))
+    t1=${EPOCHREALTIME/[.,]/}
+    echo $((10#$t1 - 10#$t0))
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 ms() { echo "scale=2; $1 / 1000" | bc; }
