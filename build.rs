@@ -3,8 +3,40 @@
 //! (`fide/lib`), a data file (a table's rows) with it (`fide/rating-difference.txt`).
 //! Ruleset tests (`tests/` folders, `*.test.toml` files, and the events
 //! they read) are not shipped: `tb test` reads them from disk.
+//!
+//! Every shipped `.tb` file is also parsed here, by the crate's own parser
+//! (its modules included below), and its syntax tree embedded serialised
+//! (`syntax::compiled`): a run reads the tree instead of parsing. A shipped
+//! file with a syntax error fails the build.
 use std::fmt::Write as _;
 use std::path::Path;
+
+// The parser and what it imports, compiled into this build script as they
+// are into the crate (same paths under `crate::`): one grammar, one AST.
+// A change to any of them (or to the grammar, which pest_derive reads)
+// rebuilds this script, and cargo runs a rebuilt script again: the
+// embedded trees never lag behind the types that read them.
+#[path = "src"]
+#[allow(dead_code, unused_imports, missing_docs)]
+mod tb {
+    pub mod codes;
+    pub mod diag;
+    pub mod num;
+    pub mod text;
+    pub mod syntax {
+        pub mod ast;
+        pub mod descriptors;
+        mod limits;
+        pub mod parse;
+        /// No trees yet: this build script is what makes them.
+        pub mod compiled {
+            pub fn lookup(_: &str) -> Option<super::ast::File> {
+                None
+            }
+        }
+    }
+}
+use tb::{codes, diag, num, syntax, text};
 
 /// Every file under `dir` as (name, absolute path): `.tb` files into
 /// `rulesets` (named without the extension), the others into `data`.
@@ -69,7 +101,38 @@ fn main() {
         }
         code.push_str("];\n");
     }
-    let out =
-        Path::new(&std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into())).join("shipped.rs");
-    let _ = std::fs::write(out, code);
+    let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    let out_dir = Path::new(&out_dir);
+    let _ = std::fs::write(out_dir.join("shipped.rs"), code);
+    compile(&rulesets, out_dir);
+}
+
+/// Parse every shipped ruleset and write `compiled.rs`: (text, serialised
+/// tree) for each. Panics (fails the build) on any syntax error.
+fn compile(rulesets: &[(String, String)], out_dir: &Path) {
+    let mut code = String::from(
+        "/// Every shipped ruleset's text and its syntax tree (bincode).\n\
+         static COMPILED: &[(&str, &[u8])] = &[\n",
+    );
+    for (i, (name, path)) in rulesets.iter().enumerate() {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let src = diag::Source::new(name.clone(), text);
+        let file = match syntax::parse::parse_text(&src) {
+            Ok(file) => file,
+            Err(diags) => {
+                let all: Vec<String> = diags.iter().map(diag::Diag::plain).collect();
+                panic!("shipped ruleset {name} does not parse:\n{}", all.join("\n"));
+            }
+        };
+        let bytes = bincode::serialize(&file).expect("a syntax tree serialises");
+        let bin = out_dir.join(format!("compiled-{i}.bin"));
+        std::fs::write(&bin, bytes).unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
+        let _ = writeln!(
+            code,
+            "    (include_str!({path:?}), include_bytes!({:?})),",
+            bin.display().to_string()
+        );
+    }
+    code.push_str("];\n");
+    let _ = std::fs::write(out_dir.join("compiled.rs"), code);
 }

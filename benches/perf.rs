@@ -14,6 +14,11 @@
 //!   chain as `--tiebreaks` builds it: the fixed cost of every run.
 //! * `total`: load and evaluate, what `tb eval` does apart from reading the
 //!   file, checking the ruleset and printing.
+//! * `startup`: the fixed cost. A shipped library's syntax tree read from
+//!   its compiled form against a parse of its text, and whole `tb`
+//!   processes as a user runs them (`tb --version`, `tb check fide/swiss`,
+//!   `tb eval` of a 1,000 × 9 TRF with the FIDE chain, default threads and
+//!   one): start-up, page faults and exit included.
 //!
 //! Chains: the card-game chain (`cards/swiss`), a US Chess chain
 //! (`us-chess/swiss`), and a six-step FIDE chain with Article 16
@@ -353,5 +358,72 @@ mod total {
         let text = i.trf.as_deref().expect("a TRF rendering");
         b.with_inputs(|| source("gen.trf", text))
             .bench_local_refs(|s| rank(&tb::load::trf::load_trf(s).expect("loads"), &rs));
+    }
+}
+
+mod startup {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    /// `fide/lib`'s syntax tree from the form compiled at build time (what
+    /// every run that imports it does).
+    #[divan::bench(max_time = 5, ignore = fide_missing())]
+    fn fide_lib_compiled() -> Option<tb::syntax::ast::File> {
+        tb::syntax::compiled::lookup(tb::shipped::get("fide/lib").unwrap_or_default())
+    }
+
+    /// `fide/lib` parsed from its text (what a run did before).
+    #[divan::bench(max_time = 5, ignore = fide_missing())]
+    fn fide_lib_parsed() -> bool {
+        let text = tb::shipped::get("fide/lib").unwrap_or_default();
+        tb::syntax::parse::parse_text(&source("fide/lib", text)).is_ok()
+    }
+
+    /// Run the `tb` binary built with this benchmark, output discarded.
+    fn tb(args: &[&str]) {
+        let ok = Command::new(env!("CARGO_BIN_EXE_tb"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "tb {args:?} fails");
+    }
+
+    /// The generated 1,000 × 9 chess event as a TRF file (written once,
+    /// in the temporary folder).
+    fn trf_file() -> &'static str {
+        static PATH: OnceLock<String> = OnceLock::new();
+        PATH.get_or_init(|| {
+            let path = std::env::temp_dir().join("tb-bench-startup-1000x9.trf");
+            let i = input(Kind::Chess, "1000x9");
+            let text = i.trf.as_deref().expect("a TRF rendering");
+            std::fs::write(&path, text).expect("writes the TRF");
+            path.display().to_string()
+        })
+    }
+
+    /// `tb --version`: the process alone.
+    #[divan::bench(max_time = 5)]
+    fn version() {
+        tb(&["--version"]);
+    }
+
+    /// `tb check fide/swiss`: the shipped rulesets loaded and checked.
+    #[divan::bench(max_time = 5, ignore = fide_missing())]
+    fn check_fide_swiss() {
+        tb(&["check", "fide/swiss"]);
+    }
+
+    /// `tb eval --tiebreaks PTS,BH/C1,BH,SB,PS,ARO` on a 1,000 × 9 TRF, as
+    /// `benches/vs-gacrux.sh` runs it against gacrux.
+    #[divan::bench(args = ["default", "1"], max_time = 10, ignore = fide_missing())]
+    fn eval_fide_1000x9(threads: &str) {
+        let chain = "PTS,BH/C1,BH,SB,PS,ARO";
+        let mut args = vec!["eval", "--tiebreaks", chain, trf_file(), "--format", "csv"];
+        if threads != "default" {
+            args.extend(["--threads", threads]);
+        }
+        tb(&args);
     }
 }

@@ -6,6 +6,8 @@
 #
 #   benches/vs-gacrux.sh [PLAYERS] [ROUNDS] [TB_RUNS] [GACRUX_RUNS]
 #   (defaults 1000 9 31 3)
+#   TB=/path/to/tb benches/vs-gacrux.sh   times that binary (a reference
+#   build, for a before/after) instead of building the release one.
 #
 # gacrux runs from .venv-oracle, which tests/oracle/setup.sh creates (pip,
 # pinned version); without it (no network, no python3 -m venv) tb alone
@@ -20,24 +22,29 @@ gx_runs=${4:-3}
 chain='PTS,BH/C1,BH,SB,PS,ARO'
 
 target=${CARGO_TARGET_DIR:-target}
-cargo build --release --workspace --bins --quiet
+if [ -z "${TB:-}" ]; then
+    cargo build --release --workspace --bins --quiet
+fi
+tb_bin=${TB:-$target/release/tb}
 dir="$target/perf-inputs"
 mkdir -p "$dir"
 trf="$dir/chess-swiss-${players}x${rounds}.trf"
 [ -s "$trf" ] || "$target/release/tbgen" chess-swiss --players "$players" --rounds "$rounds" --seed 1 -o "$trf"
 
-# Wall time of one run of a command, in microseconds.
+# Wall time of one run of a command, in microseconds. Bash's own clock
+# (`EPOCHREALTIME`, seconds with six decimals): a `date` process per
+# reading would add its own start-up, about a millisecond, to tb's time.
 time_us() {
     local t0 t1
-    t0=$(date +%s%N)
+    t0=${EPOCHREALTIME/[.,]/}
     "$@" >/dev/null 2>&1 || true
-    t1=$(date +%s%N)
-    echo $(((t1 - t0) / 1000))
+    t1=${EPOCHREALTIME/[.,]/}
+    echo $((10#$t1 - 10#$t0))
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
 ms() { echo "scale=2; $1 / 1000" | bc; }
 
-tb=("$target/release/tb" eval --tiebreaks "$chain" "$trf" --format csv)
+tb=("$tb_bin" eval --tiebreaks "$chain" "$trf" --format csv)
 echo "event:  $trf"
 echo "tb:     ${tb[*]}"
 "${tb[@]}" >/dev/null # warm-up

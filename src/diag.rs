@@ -9,7 +9,9 @@ use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 /// A byte range in a source text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub struct Span {
     /// Start offset in bytes.
     pub start: usize,

@@ -32,7 +32,7 @@ pub use print::{Exact, Fixed, FAST_PLACES};
 ///
 /// The representation is canonical (reduced, `den >= 1`), so the derived
 /// equality and hash are those of the value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Num {
     num: i64,
     den: i64,

@@ -2,12 +2,15 @@
 
 use crate::diag::Span;
 use crate::num::Num;
+// The shipped rulesets' trees are made at build time and embedded
+// serialised (`build.rs`, `syntax::compiled`).
+use serde::{Deserialize, Serialize};
 
 /// Which loaded file a definition came from (index into the checker's file list).
 pub type FileId = usize;
 
 /// A name and where it was written.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Ident {
     /// The name.
     pub name: String,
@@ -16,14 +19,14 @@ pub struct Ident {
 }
 
 /// A parsed file.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct File {
     /// Top-level items in order.
     pub items: Vec<Item>,
 }
 
 /// A top-level item.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Item {
     /// `title`, `source` or `edition`.
     Header(HeaderKind, String, Span),
@@ -60,7 +63,7 @@ pub enum Item {
 }
 
 /// `codes "DE,BH/C1"`: a list of short codes written in a ruleset.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CodesRef {
     /// The list as written between the quotes.
     pub list: String,
@@ -69,7 +72,7 @@ pub struct CodesRef {
 }
 
 /// The argument a modifier takes after its letter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ArgForm {
     /// `C1`: digits.
     Whole,
@@ -94,7 +97,7 @@ impl ArgForm {
 }
 
 /// A `modifier` declaration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModifierDecl {
     /// The letter, as declared (upper case by convention; read case-insensitively).
     pub letter: String,
@@ -119,7 +122,7 @@ pub struct ModifierDecl {
 }
 
 /// What a code stands for.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CodeBody {
     /// Its steps, and procedures of its own.
     Steps(Vec<Step>, Vec<ProcDef>),
@@ -128,7 +131,7 @@ pub enum CodeBody {
 }
 
 /// A `code` declaration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CodeDecl {
     /// The code as lists write it (`BH`, `BH:GP`); read case-insensitively.
     pub name: Ident,
@@ -149,7 +152,7 @@ pub struct CodeDecl {
 }
 
 /// A `codes "Title" source "..." cite "..." otherwise ...` declaration.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CodeListDecl {
     /// The title a list's standings get, before the list itself.
     pub title: String,
@@ -170,7 +173,7 @@ pub struct CodeListDecl {
 }
 
 /// The editions of a regulation and the parameter carrying the one in use.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EditionsDecl {
     /// The parameter the edition sets.
     pub param: Ident,
@@ -183,7 +186,7 @@ pub struct EditionsDecl {
 }
 
 /// What carries a data value a ruleset reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DataKind {
     /// A unit recorded on each game (`r.imps`; `r.imps_against` too).
     Round,
@@ -205,7 +208,7 @@ impl DataKind {
 }
 
 /// `reads KIND name [default N] [cite "..."]`: a data value the ruleset reads.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReadDecl {
     /// What carries it.
     pub kind: DataKind,
@@ -223,7 +226,7 @@ pub struct ReadDecl {
 
 /// `table NAME "FILE" [cite "..."]`: a step function whose rows a data file
 /// holds (read by the checker, through the caller's resolver).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableDecl {
     /// The name it is looked up by, `name(x)`.
     pub name: Ident,
@@ -240,7 +243,7 @@ pub struct TableDecl {
 }
 
 /// Which header line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HeaderKind {
     /// What the ruleset is called.
     Title,
@@ -251,7 +254,7 @@ pub enum HeaderKind {
 }
 
 /// `metric` / `criterion` definition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MetricDef {
     /// Name.
     pub name: Ident,
@@ -274,7 +277,7 @@ pub struct MetricDef {
 }
 
 /// `procedure` definition.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProcDef {
     /// `codes "..."` lines: each list with the number of steps before it.
     pub codes: Vec<(usize, CodesRef)>,
@@ -297,7 +300,7 @@ pub struct ProcDef {
 }
 
 /// One step of a procedure.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// The value compared.
     pub expr: Expr,
@@ -328,7 +331,7 @@ pub struct Step {
 }
 
 /// Which way is better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Direction {
     /// Higher is better.
     Desc,
@@ -363,7 +366,7 @@ impl Direction {
 }
 
 /// The direction word a step may carry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StepDir {
     /// `desc` or `asc`.
     Given(Direction),
@@ -372,7 +375,7 @@ pub enum StepDir {
 }
 
 /// `select best` / `select worst`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Select {
     /// Only a unique best member is separated from the rest.
     Best,
@@ -381,7 +384,7 @@ pub enum Select {
 }
 
 /// What to do with a sub-group that a step left tied.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Handoff {
     /// One action whatever the size.
     Always(Action),
@@ -390,7 +393,7 @@ pub enum Handoff {
 }
 
 /// One hand-off action.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Action {
     /// Go on with the next step (FIDE 4.2).
     Continue,
@@ -403,7 +406,7 @@ pub enum Action {
 }
 
 /// The end of a procedure.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct End {
     /// What happens.
     pub kind: EndKind,
@@ -414,7 +417,7 @@ pub struct End {
 }
 
 /// How a tie the steps cannot break ends.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum EndKind {
     /// Tied members share the place.
     Shared,
@@ -425,7 +428,7 @@ pub enum EndKind {
 }
 
 /// An expression.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Expr {
     /// What it is.
     pub kind: ExprKind,
@@ -434,7 +437,7 @@ pub struct Expr {
 }
 
 /// Expression forms.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum ExprKind {
     /// A number literal.
     Num(Num),
@@ -467,7 +470,7 @@ pub enum ExprKind {
 }
 
 /// A generator: element, loops, filter, and for lists a key and a VUR flag.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Generator {
     /// The value produced per iteration.
     pub elem: Box<Expr>,
@@ -482,7 +485,7 @@ pub struct Generator {
 }
 
 /// Prefix operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum UnOp {
     /// `not`.
     Not,
@@ -491,7 +494,7 @@ pub enum UnOp {
 }
 
 /// Infix operators.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum BinOp {
     /// `??`.
     Coalesce,

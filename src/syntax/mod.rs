@@ -5,10 +5,13 @@
 //! - **Out:** an [`ast::File`] whose every node carries its span, or a
 //!   [`crate::diag::Diag`] (`tb::parse::*`) pointing at the text; a list
 //!   split into its items ([`descriptors`]). No pest type leaves [`parse`].
+//!   A shipped ruleset's tree is read from the form `build.rs` made with
+//!   this parser ([`compiled`]) instead of parsed on every run.
 //! - **May import:** `diag`, `codes`, `num`, `text`. **May not** read
 //!   files, nor import `check`, `eval`, `rank`, `render` or `load`.
 
 pub mod ast;
+pub mod compiled;
 pub mod descriptors;
 mod limits;
 pub mod parse;
