@@ -548,13 +548,21 @@ struct Prepared {
 impl Prepared {
     /// Rank the event; a place an undefined value decided is a warning
     /// (an error with `--strict`).
-    fn rank(&self, seed: Option<u64>, style: DiagStyle) -> Result<tb::rank::Standings, Diag> {
+    /// `notes`: the output prints the undefined values' reasons (every
+    /// format but CSV); without, only the reasons of places are traced.
+    fn rank(
+        &self,
+        seed: Option<u64>,
+        style: DiagStyle,
+        notes: bool,
+    ) -> Result<tb::rank::Standings, Diag> {
         let mut st = tb::rank::rank(
             &self.event,
             &self.rs,
             &tb::rank::Options {
                 lots_seed: seed,
                 threads: self.threads,
+                only_deciding_reasons: !notes,
                 ..Default::default()
             },
         )?;
@@ -781,7 +789,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
-            let st = p.rank(seed, style)?;
+            let st = p.rank(seed, style, format != Format::Csv)?;
             if let Some(out) = &write_trf {
                 let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
@@ -815,7 +823,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 })?);
             }
             warnings(&p.event.warnings, p.strict, style)?;
-            let st = p.rank(seed, style)?;
+            let st = p.rank(seed, style, true)?;
             let mut opts = tb::render::ExplainOptions {
                 ids: pids,
                 details: None,
@@ -876,7 +884,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let (event, data) = (&p.event, &p.data);
-            let st = p.rank(None, style)?;
+            let st = p.rank(None, style, true)?;
             // Each difference with its cause (src/cli/verify.rs).
             let recorded = |pid: usize| event.participants[pid].recorded_rank.map(|r| r as usize);
             let (compared, list) = cli::verify::differences(event, &st, &recorded);

@@ -140,6 +140,7 @@ fn threads_do_not_change_results() {
                 lots_seed: Some(3),
                 threads,
                 per_participant,
+                ..Default::default()
             };
             let st = tb::rank::rank(&ev, rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()));
             (
@@ -179,6 +180,7 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
             lots_seed: None,
             threads: Some(threads),
             per_participant: false,
+            ..Default::default()
         };
         let st = tb::rank::rank(&ev, &rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()));
         assert_eq!(st.rows.len(), 3000);
@@ -192,6 +194,48 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
         run(2) == run(1),
         "rows filled on two threads differ from one"
     );
+}
+
+/// CSV prints no notes, so its ranking traces why a value is undefined
+/// only where the value decided a place (`only_deciding_reasons`): the
+/// same standings and CSV, the same undefined values listed, and every
+/// deciding one with the reason a full trace gives.
+#[test]
+fn tracing_only_deciding_reasons_changes_nothing_printed() {
+    if tb::shipped::get("fide/lib").is_none() {
+        return;
+    }
+    let meta = tb::render::Meta::default();
+    let text = tb_gen::chess_swiss(300, 7, 5).to_json();
+    let ev =
+        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
+    let rs = fide_chain("BH/C1,BH,SB,PS,ARO,DE");
+    let run = |only: bool| {
+        let opts = Options {
+            only_deciding_reasons: only,
+            ..Default::default()
+        };
+        tb::rank::rank(&ev, &rs, &opts).unwrap_or_else(|d| panic!("{}", d.plain()))
+    };
+    let (full, lean) = (run(false), run(true));
+    assert!(
+        !full.undefined.is_empty(),
+        "the event has undefined values (ARO)"
+    );
+    let csv = |st| tb::render::render(st, &ev, &rs, &meta, tb::render::Format::Csv);
+    assert_eq!(csv(&full), csv(&lean));
+    assert_eq!(full.undefined.len(), lean.undefined.len());
+    for (f, l) in full.undefined.iter().zip(&lean.undefined) {
+        assert_eq!(
+            (f.pid, &f.criterion, f.decided),
+            (l.pid, &l.criterion, l.decided)
+        );
+        if f.decided {
+            assert_eq!(f.reason, l.reason);
+        } else {
+            assert_eq!(l.reason, None, "not traced");
+        }
+    }
 }
 
 /// The FIDE chain of descriptors `codes` (2024 edition), as `tb eval

@@ -9,6 +9,9 @@ pub(super) struct UndefinedLog<'a> {
     pub(super) seen: std::collections::HashSet<(Pid, &'a str)>,
     pub(super) list: Vec<Undefined>,
     pub(super) more: usize,
+    /// Trace why only for the values that decided a place (see
+    /// [`Options::only_deciding_reasons`]).
+    pub(super) only_deciding: bool,
 }
 
 impl<'a> UndefinedLog<'a> {
@@ -33,7 +36,7 @@ impl<'a> UndefinedLog<'a> {
                 self.more += 1;
                 continue;
             }
-            let why = (self.list.len() < MAX_REASONS)
+            let why = (self.list.len() < MAX_REASONS && (decided || !self.only_deciding))
                 .then(|| {
                     let g = if step.group_relative {
                         group.clone()
