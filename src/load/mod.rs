@@ -135,7 +135,7 @@ pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
         // TRF is a chess format and USEBIO a bridge one: the format
         // declares the sport.
         Some(Format::Trf) => trf::load_trf_with(source, threads).map(declared),
-        Some(Format::Csv) => csv::load_csv(source),
+        Some(Format::Csv) => csv::load_csv_with(source, threads),
         Some(Format::Usebio) => usebio::load_usebio(source).map(declared),
         None => Err(Diag::error(
             codes::LOAD_UNKNOWN_FORMAT,

@@ -175,6 +175,17 @@ pub fn load_json_tree(source: &Source) -> Result<Event, Diag> {
     json_tree(source)
 }
 
+/// The one-pass reader on native JSON text that another format was
+/// rewritten into (CSV), the data names given the lines `line_of` finds
+/// in the original file: `None` where it leaves the file to the tree path.
+pub(in crate::load) fn load_text_noting_lines(
+    json: &str,
+    threads: usize,
+    line_of: &dyn Fn(usize) -> Option<usize>,
+) -> Option<Event> {
+    fast::load_noting_lines(json, threads, line_of)
+}
+
 fn json_tree(source: &Source) -> Result<Event, Diag> {
     // serde_json checks the syntax and gives the line and column of any
     // error; the scanner below then only ever sees valid JSON.

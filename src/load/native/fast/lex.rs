@@ -321,8 +321,9 @@ const DENSE_LIMIT: usize = 1 << 21;
 pub(super) struct Ids<'a> {
     /// By number, for ids `dense_key` accepts; `u32::MAX` is no participant.
     dense: Vec<u32>,
-    /// Every other id.
-    other: HashMap<Cow<'a, str>, Pid>,
+    /// Every other id (a fast hash seeded per process: one look-up for
+    /// each side of each game).
+    other: HashMap<Cow<'a, str>, Pid, foldhash::fast::RandomState>,
 }
 
 /// The number of an id written as a plain whole number (`"17"` or `17`, no
