@@ -33,7 +33,13 @@ fn toml_agrees(name: &str, text: &str) -> bool {
     let tree = load_toml_tree(&src);
     let took = match (load_toml_fast(&src), &tree) {
         (Some(f), Ok(t)) => {
-            assert!(same(&f, t), "{name}: the two paths differ\n{}", shown(text));
+            assert!(
+                same(&f, t),
+                "{name}: the two paths differ\n{:?}\n{:?}\n{}",
+                f.data_names,
+                t.data_names,
+                shown(text)
+            );
             true
         }
         (Some(_), Err(d)) => panic!(

@@ -187,7 +187,6 @@ impl<'a> Conv<'a> {
         let close: &[u8] = if array { b"]]" } else { b"]" };
         self.b[self.i..].starts_with(close).then_some(())?;
         self.i += close.len();
-        self.end_of_line()?;
 
         // The parent must be the table open now (or one around it).
         let last = path.len() - 1;
@@ -217,7 +216,9 @@ impl<'a> Conv<'a> {
                 keys: false,
             });
         }
-        Some(())
+        // After the table is opened: its `{` is on the header's line, where
+        // the `toml` crate's span of the table starts.
+        self.end_of_line()
     }
 
     fn close(&mut self) {
