@@ -46,6 +46,7 @@ mod hostile_props;
 mod hostile_regressions;
 mod language;
 mod load_csv;
+mod load_fast;
 mod load_native;
 mod load_trf;
 mod named_args;

@@ -72,7 +72,7 @@ fn generated_events_take_the_one_pass_reader() {
 }
 
 /// Every file under `dir` (recursively) whose name ends in `ext`.
-fn files(dir: &str, ext: &str, out: &mut Vec<std::path::PathBuf>) {
+pub(crate) fn files(dir: &str, ext: &str, out: &mut Vec<std::path::PathBuf>) {
     let root = format!("{}/{dir}", env!("CARGO_MANIFEST_DIR"));
     let Ok(entries) = std::fs::read_dir(&root) else {
         return;

@@ -35,7 +35,16 @@ use super::native::{build_from_tree, Key, Node, V};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::model::Warning;
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+use std::collections::HashMap as StdMap;
+
+/// Hash maps and sets keyed by names and rounds: a fast hash, seeded per
+/// process (one look-up per cell).
+type HashMap<K, V> = StdMap<K, V, foldhash::fast::RandomState>;
+type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
+
+mod json;
+mod plain;
 
 /// Largest CSV file read (the loaders' common limit).
 pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
@@ -46,9 +55,37 @@ pub const SIMILAR_NAME: &str = codes::LOAD_CSV_SIMILAR_NAME;
 pub const UNKNOWN_COLUMN: &str = codes::LOAD_CSV_UNKNOWN_COLUMN;
 
 /// One cell: its text (unquoted, trimmed) and where it stands in the file.
-struct Cell {
-    text: String,
+struct Cell<'a> {
+    text: Cow<'a, str>,
     span: Span,
+}
+
+/// A round of the list: its number, where it is first written, its games
+/// and byes in the order of their rows.
+struct Round<'a> {
+    number: i64,
+    span: Span,
+    games: Vec<GameRow<'a>>,
+    byes: Vec<ByeRow>,
+}
+
+/// A game's row: the players (indexes in the players), the result (as the
+/// native format writes it) and where each is written.
+struct GameRow<'a> {
+    home: usize,
+    home_span: Span,
+    away: usize,
+    away_span: Span,
+    result: Cow<'a, str>,
+    result_span: Span,
+    row: Span,
+}
+
+/// A bye's row: the player and where it is written.
+struct ByeRow {
+    who: usize,
+    id_span: Span,
+    row: Span,
 }
 
 /// Where each cell of the record starting at `pos` stands in `text`: the
@@ -181,8 +218,29 @@ fn sniff(header: &str) -> u8 {
     }
 }
 
-/// Load a CSV match list.
+/// Load a CSV match list, with up to one thread per core (at most 8).
 pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
+    load_csv_with(src, crate::par::default_threads())
+}
+
+/// Load a CSV match list with at most `threads` threads (the event never
+/// depends on it).
+pub fn load_csv_with(src: &Source, threads: usize) -> Result<crate::model::Event, Diag> {
+    load(src, threads, true)
+}
+
+/// [`load_csv`] through the value tree only, as it was read before the
+/// one-pass reader. For tests that check the two agree.
+#[doc(hidden)]
+pub fn load_csv_tree(src: &Source) -> Result<crate::model::Event, Diag> {
+    load(src, 1, false)
+}
+
+/// With `fast`, a valid list is read in one pass (and records without
+/// quotes split without the `csv` crate); anything the one-pass reader
+/// gives up on is built through the value tree, which gives the
+/// diagnostics.
+fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model::Event, Diag> {
     if src.text.len() > MAX_CSV_BYTES {
         return Err(Diag::error(
             codes::LOAD_TOO_LARGE,
@@ -258,72 +316,17 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     };
     let delim = sniff(header_line);
 
-    // The records, header first, as the `csv` crate splits them.
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .delimiter(delim)
-        .comment(Some(b'#'))
-        .trim(csv::Trim::All)
-        .from_reader(&text.as_bytes()[header_start..]);
-    let mut records: Vec<Vec<Cell>> = Vec::new();
-    let mut record = csv::StringRecord::new();
-    loop {
-        let at = header_start + reader.position().byte() as usize;
-        match reader.read_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let at = e
-                    .position()
-                    .map_or(at, |p| header_start + p.byte() as usize);
-                return Err(err(
-                    src,
-                    one_char(text, at),
-                    format!("malformed CSV: {e}"),
-                    "save the sheet again as CSV",
-                ));
-            }
-        }
-        // Where the record starts: the crate's position may stand on the
-        // line end before it (CRLF) or on comment lines it skipped.
-        let mut pos = record
-            .position()
-            .map_or(at, |p| header_start + p.byte() as usize);
-        let b = text.as_bytes();
-        while pos < b.len() {
-            match b[pos] {
-                b'\r' | b'\n' => pos += 1,
-                b'#' => pos = text[pos..].find('\n').map_or(b.len(), |k| pos + k + 1),
-                _ => break,
-            }
-        }
-        let spans = cell_spans(text, pos, delim).map_err(|(at, what)| {
-            err(
-                src,
-                one_char(text, at),
-                format!("malformed CSV: {what}"),
-                "quote a cell that contains the separator with double quotes",
-            )
-        })?;
-        if record.iter().all(str::is_empty) {
-            continue; // an empty spreadsheet row
-        }
-        let line_end = text[pos..]
-            .find(['\n', '\r'])
-            .map_or(text.len(), |k| pos + k);
-        let whole = Span::new(pos, line_end);
-        records.push(
-            record
-                .iter()
-                .enumerate()
-                .map(|(i, t)| Cell {
-                    text: t.to_string(),
-                    span: spans.get(i).copied().unwrap_or(whole),
-                })
-                .collect(),
-        );
-    }
+    // The records, header first: split in one pass where nothing is
+    // quoted, else as the `csv` crate splits them.
+    let plain = if fast {
+        plain::records(text, header_start, delim)
+    } else {
+        None
+    };
+    let records = match plain {
+        Some(records) => records,
+        None => crate_records(src, header_start, delim)?,
+    };
     let mut records = records.into_iter();
     let header: Vec<(String, Span)> = records
         .next()
@@ -405,27 +408,40 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
     }
 
     // Players by name key, rounds by number: one look-up per cell.
+    // Sized for the rows: growing them row by row costs more than filling.
+    let rows = records.len();
     let mut players: Vec<Player> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::new();
-    let mut seen_in: HashSet<(usize, i64)> = HashSet::new();
-    let mut rounds: Vec<(i64, Span, Vec<Node>, Vec<Node>)> = Vec::new();
-    let mut round_ix: HashMap<i64, usize> = HashMap::new();
-    let mut player = |cell: &Cell, players: &mut Vec<Player>| -> usize {
-        let k = name_key(&cell.text);
-        if let Some(&p) = by_key.get(&k) {
-            return p;
+    let mut by_key: HashMap<String, usize> = HashMap::default();
+    let mut seen_in: HashSet<(usize, i64)> =
+        HashSet::with_capacity_and_hasher(2 * rows, Default::default());
+    let mut rounds: Vec<Round> = Vec::new();
+    let mut round_ix: HashMap<i64, usize> = HashMap::default();
+    // The players by the text of a cell naming them: most rows spell a
+    // name as the rows before did, and this spares making its key.
+    let mut by_text: HashMap<&'s str, usize> =
+        HashMap::with_capacity_and_hasher(rows, Default::default());
+    let mut player = |cell: &Cell<'s>, players: &mut Vec<Player>| -> usize {
+        if let Cow::Borrowed(t) = cell.text {
+            if let Some(&p) = by_text.get(t) {
+                return p;
+            }
         }
-        *by_key.entry(k.clone()).or_insert_with(|| {
+        let k = name_key(&cell.text);
+        let p = *by_key.entry(k).or_insert_with_key(|k| {
             players.push(Player {
-                name: cell.text.clone(),
-                key: k,
+                name: cell.text.to_string(),
+                key: k.clone(),
                 span: cell.span,
                 dropped: None,
                 rounds: 0,
                 first_round: 0,
             });
             players.len() - 1
-        })
+        });
+        if let Cow::Borrowed(t) = cell.text {
+            by_text.insert(t, p);
+        }
+        p
     };
     let mut appear = |p: usize, round: i64, players: &mut Vec<Player>| {
         if seen_in.insert((p, round)) {
@@ -520,32 +536,26 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         }
         appear(home, round, &mut players);
         let idx = *round_ix.entry(round).or_insert_with(|| {
-            rounds.push((round, round_cell.span, Vec::new(), Vec::new()));
+            rounds.push(Round {
+                number: round,
+                span: round_cell.span,
+                games: Vec::new(),
+                byes: Vec::new(),
+            });
             rounds.len() - 1
         });
-        let home_name = players[home].name.clone();
         let away = away_cell.filter(|c| !c.text.eq_ignore_ascii_case("bye"));
         if away.is_none() || is(result, "bye") {
-            let bye = table(
-                vec![
-                    (
-                        key("id", home_cell.span),
-                        node(V::Str(home_name), home_cell.span),
-                    ),
-                    (
-                        key("type", row_span),
-                        node(V::Str("pairing".into()), row_span),
-                    ),
-                ],
-                row_span,
-            );
-            rounds[idx].3.push(bye);
+            rounds[idx].byes.push(ByeRow {
+                who: home,
+                id_span: home_cell.span,
+                row: row_span,
+            });
             continue;
         }
         let away = away.ok_or_else(|| err(src, row_span, "no opponent", "fill in `away`"))?;
         let away_p = player(away, &mut players);
         appear(away_p, round, &mut players);
-        let away_name = players[away_p].name.clone();
         let (res_text, res_span) = match result {
             Some(r) => (r.text.clone(), r.span),
             None => {
@@ -570,24 +580,40 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
                 let (hw, s1) = num(get(hw_c), "games won")?;
                 let (aw, _) = num(get(aw_c), "games won")?;
                 let (dr, s3) = num(get(dr_c), "drawn games")?;
-                (format!("{hw}-{aw}-{dr}"), s1.join(s3))
+                (Cow::Owned(format!("{hw}-{aw}-{dr}")), s1.join(s3))
             }
         };
-        let game = table(
-            vec![
-                (
-                    key("home", home_cell.span),
-                    node(V::Str(home_name), home_cell.span),
-                ),
-                (key("away", away.span), node(V::Str(away_name), away.span)),
-                (key("result", res_span), node(V::Str(res_text), res_span)),
-            ],
-            row_span,
-        );
-        rounds[idx].2.push(game);
+        rounds[idx].games.push(GameRow {
+            home,
+            home_span: home_cell.span,
+            away: away_p,
+            away_span: away.span,
+            result: res_text,
+            result_span: res_span,
+            row: row_span,
+        });
     }
     warnings.extend(similar_names(src, &players, &seen_in, rounds.len()));
-    rounds.sort_by_key(|r| r.0);
+    rounds.sort_by_key(|r| r.number);
+    let fast_ev = if fast {
+        json::event(src, &event_items, &players, &rounds, threads)
+    } else {
+        None
+    };
+    let mut ev = match fast_ev {
+        Some(ev) => ev,
+        None => build_from_tree(src, &tree(event_items, &players, rounds, text.len()))?,
+    };
+    // The `cards` put in above is the format's default, not the file's word.
+    ev.sport_declared = sport_declared;
+    ev.warnings.extend(warnings);
+    Ok(ev)
+}
+
+/// The value tree of the list, as the native format would write it: the
+/// reference the one-pass reader (`json`) mirrors.
+fn tree(event_items: Vec<(Key, Node)>, players: &[Player], rounds: Vec<Round>, len: usize) -> Node {
+    let name = |p: usize, span: Span| node(V::Str(players[p].name.clone()), span);
     let participants = players
         .iter()
         .map(|p| {
@@ -600,19 +626,42 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
         .collect();
     let round_nodes = rounds
         .into_iter()
-        .map(|(r, sp, games, byes)| {
+        .map(|r| {
+            let games = r.games.into_iter().map(|g| {
+                table(
+                    vec![
+                        (key("home", g.home_span), name(g.home, g.home_span)),
+                        (key("away", g.away_span), name(g.away, g.away_span)),
+                        (
+                            key("result", g.result_span),
+                            node(V::Str(g.result.into_owned()), g.result_span),
+                        ),
+                    ],
+                    g.row,
+                )
+            });
+            let byes = r.byes.into_iter().map(|b| {
+                table(
+                    vec![
+                        (key("id", b.id_span), name(b.who, b.id_span)),
+                        (key("type", b.row), node(V::Str("pairing".into()), b.row)),
+                    ],
+                    b.row,
+                )
+            });
+            let sp = r.span;
             table(
                 vec![
-                    (key("round", sp), node(V::Int(r), sp)),
-                    (key("games", sp), node(V::Arr(games), sp)),
-                    (key("byes", sp), node(V::Arr(byes), sp)),
+                    (key("round", sp), node(V::Int(r.number), sp)),
+                    (key("games", sp), node(V::Arr(games.collect()), sp)),
+                    (key("byes", sp), node(V::Arr(byes.collect()), sp)),
                 ],
                 sp,
             )
         })
         .collect();
-    let whole = Span::new(0, text.len());
-    let root = table(
+    let whole = Span::new(0, len);
+    table(
         vec![
             (key("event", whole), table(event_items, whole)),
             (
@@ -622,12 +671,79 @@ pub fn load_csv(src: &Source) -> Result<crate::model::Event, Diag> {
             (key("rounds", whole), node(V::Arr(round_nodes), whole)),
         ],
         whole,
-    );
-    let mut ev = build_from_tree(src, &root)?;
-    // The `cards` put in above is the format's default, not the file's word.
-    ev.sport_declared = sport_declared;
-    ev.warnings.extend(warnings);
-    Ok(ev)
+    )
+}
+
+/// The records from byte `header_start` on, header first, as the `csv`
+/// crate splits them (quotes, any line end), with each cell's place.
+fn crate_records(src: &Source, header_start: usize, delim: u8) -> Result<Vec<Vec<Cell<'_>>>, Diag> {
+    let text: &str = &src.text;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(delim)
+        .comment(Some(b'#'))
+        .trim(csv::Trim::All)
+        .from_reader(&text.as_bytes()[header_start..]);
+    let mut records: Vec<Vec<Cell>> = Vec::new();
+    let mut record = csv::StringRecord::new();
+    loop {
+        let at = header_start + reader.position().byte() as usize;
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let at = e
+                    .position()
+                    .map_or(at, |p| header_start + p.byte() as usize);
+                return Err(err(
+                    src,
+                    one_char(text, at),
+                    format!("malformed CSV: {e}"),
+                    "save the sheet again as CSV",
+                ));
+            }
+        }
+        // Where the record starts: the crate's position may stand on the
+        // line end before it (CRLF) or on comment lines it skipped.
+        let mut pos = record
+            .position()
+            .map_or(at, |p| header_start + p.byte() as usize);
+        let b = text.as_bytes();
+        while pos < b.len() {
+            match b[pos] {
+                b'\r' | b'\n' => pos += 1,
+                b'#' => pos = text[pos..].find('\n').map_or(b.len(), |k| pos + k + 1),
+                _ => break,
+            }
+        }
+        let spans = cell_spans(text, pos, delim).map_err(|(at, what)| {
+            err(
+                src,
+                one_char(text, at),
+                format!("malformed CSV: {what}"),
+                "quote a cell that contains the separator with double quotes",
+            )
+        })?;
+        if record.iter().all(str::is_empty) {
+            continue; // an empty spreadsheet row
+        }
+        let line_end = text[pos..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |k| pos + k);
+        let whole = Span::new(pos, line_end);
+        records.push(
+            record
+                .iter()
+                .enumerate()
+                .map(|(i, t)| Cell {
+                    text: Cow::Owned(t.to_string()),
+                    span: spans.get(i).copied().unwrap_or(whole),
+                })
+                .collect(),
+        );
+    }
+    Ok(records)
 }
 
 /// A player named in the list.
@@ -680,7 +796,7 @@ fn similar_names(
         }
         v
     };
-    let mut index: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut index: HashMap<String, Vec<usize>> = HashMap::default();
     for (i, p) in players.iter().enumerate() {
         if p.rounds == 1 && p.key.chars().count() >= 4 {
             for v in variants(&p.key) {
@@ -691,13 +807,24 @@ fn similar_names(
     if index.is_empty() {
         return out;
     }
+    // The rounds of the one-round names: a name that plays in each of
+    // them is never the name meant either (when there are few to look at).
+    let mut lone_rounds: Vec<i64> = players
+        .iter()
+        .filter(|p| p.rounds == 1 && p.key.chars().count() >= 4)
+        .map(|p| p.first_round)
+        .collect();
+    lone_rounds.sort_unstable();
+    lone_rounds.dedup();
+    let in_every_lone_round =
+        |j: usize| lone_rounds.len() <= 8 && lone_rounds.iter().all(|&r| seen_in.contains(&(j, r)));
     // For each one-round name, the nearest other name absent in its round
     // (the first in the file among equals).
-    let mut best: HashMap<usize, (usize, usize)> = HashMap::new();
+    let mut best: HashMap<usize, (usize, usize)> = HashMap::default();
     for (j, q) in players.iter().enumerate() {
         // A name in every round is in the one-round name's round too, so
         // it is never the name meant: most names of a large event.
-        if q.rounds == 0 || q.rounds >= rounds {
+        if q.rounds == 0 || q.rounds >= rounds || in_every_lone_round(j) {
             continue;
         }
         for v in variants(&q.key) {

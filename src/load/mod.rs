@@ -130,12 +130,12 @@ pub fn load(source: &Source) -> Result<Event, Diag> {
 /// a large event's entries, are read in two halves at once). The event never depends on it.
 pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     match Format::detect(&source.name, &source.text) {
-        Some(Format::Toml) => native::load_toml(source),
+        Some(Format::Toml) => native::load_toml_with(source, threads),
         Some(Format::Json) => native::load_json_with(source, threads),
         // TRF is a chess format and USEBIO a bridge one: the format
         // declares the sport.
         Some(Format::Trf) => trf::load_trf_with(source, threads).map(declared),
-        Some(Format::Csv) => csv::load_csv(source),
+        Some(Format::Csv) => csv::load_csv_with(source, threads),
         Some(Format::Usebio) => usebio::load_usebio(source).map(declared),
         None => Err(Diag::error(
             codes::LOAD_UNKNOWN_FORMAT,

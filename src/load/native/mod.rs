@@ -8,8 +8,9 @@
 //! rule and every diagnostic. The fields of every table are declared once,
 //! in [`schema`]; `docs/data-format.md` documents them.
 //!
-//! Valid JSON events skip the tree: `fast` reads them in one pass and
-//! gives up on anything unusual, which then comes here.
+//! Valid JSON and plain TOML events skip the tree: `fast` reads them in
+//! one pass (TOML rewritten as JSON first) and gives up on anything
+//! unusual, which then comes here.
 //!
 //! The parts: `schema` (the table of fields), `tree` (the spanned value
 //! tree and exact numbers), `cx` (typed reads with diagnostics), `build`
@@ -68,9 +69,39 @@ const CARRYOVER_VALUE: &str = codes::LOAD_NATIVE_CARRYOVER_VALUE;
 const CARRYOVER_OUTSIDE: &str = codes::LOAD_NATIVE_CARRYOVER_OUTSIDE_KNOCKOUT;
 const TOO_LARGE: &str = codes::LOAD_TOO_LARGE;
 
-/// Load a native TOML event.
+/// Load a native TOML event, with up to one thread per core (at most 8).
 pub fn load_toml(source: &Source) -> Result<Event, Diag> {
+    load_toml_with(source, crate::par::default_threads())
+}
+
+/// Load a native TOML event with at most `threads` threads; as
+/// [`load_json_with`], most files are read in one pass straight into the
+/// event, and anything else goes through the spanned tree.
+pub fn load_toml_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     check_size(source)?;
+    match fast::load_toml(&source.text, threads) {
+        Some(ev) => Ok(ev),
+        None => toml_tree(source),
+    }
+}
+
+/// The one-pass reader alone on a TOML file: `None` where it leaves the
+/// file to the tree path. For tests that check the two paths agree.
+#[doc(hidden)]
+pub fn load_toml_fast(source: &Source) -> Option<Event> {
+    check_size(source).ok()?;
+    fast::load_toml(&source.text, crate::par::default_threads())
+}
+
+/// The tree path alone on a TOML file, as `load_toml` ran before the
+/// one-pass reader. For tests that check the two paths agree.
+#[doc(hidden)]
+pub fn load_toml_tree(source: &Source) -> Result<Event, Diag> {
+    check_size(source)?;
+    toml_tree(source)
+}
+
+fn toml_tree(source: &Source) -> Result<Event, Diag> {
     let mut root = match toml::from_str::<Node>(&source.text) {
         Ok(n) => n,
         Err(e) => return Err(toml_error(source, &e)),
@@ -142,6 +173,17 @@ pub fn load_json_fast(source: &Source) -> Option<Event> {
 pub fn load_json_tree(source: &Source) -> Result<Event, Diag> {
     check_size(source)?;
     json_tree(source)
+}
+
+/// The one-pass reader on native JSON text that another format was
+/// rewritten into (CSV), the data names given the lines `line_of` finds
+/// in the original file: `None` where it leaves the file to the tree path.
+pub(in crate::load) fn load_text_noting_lines(
+    json: &str,
+    threads: usize,
+    line_of: &dyn Fn(usize) -> Option<usize>,
+) -> Option<Event> {
+    fast::load_noting_lines(json, threads, line_of)
 }
 
 fn json_tree(source: &Source) -> Result<Event, Diag> {

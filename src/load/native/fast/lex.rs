@@ -79,12 +79,19 @@ impl<'a> Lex<'a> {
     /// The next key of object `s` with the cursor at its value; `Some(None)`
     /// at the end of the object.
     pub(super) fn key(&mut self, s: &mut Seq) -> Option<Option<Cow<'a, str>>> {
+        Some(self.key_at(s)?.map(|(k, _)| k))
+    }
+
+    /// [`Lex::key`], and where the key starts.
+    pub(super) fn key_at(&mut self, s: &mut Seq) -> Option<Option<(Cow<'a, str>, usize)>> {
         if !self.more(s)? {
             return Some(None);
         }
+        self.ws();
+        let at = self.i;
         let k = self.string()?;
         self.eat(b':')?;
-        Some(Some(k))
+        Some(Some((k, at)))
     }
 
     /// A string: borrowed from the text when it has no escapes.
@@ -277,11 +284,16 @@ impl<'a> Lex<'a> {
         null
     }
 
-    /// `Cx::values`: a table of numbers.
-    pub(super) fn values(&mut self) -> Option<BTreeMap<String, Num>> {
+    /// `Cx::values`: a table of numbers, `key_at` told each key and where
+    /// it starts.
+    pub(super) fn values(
+        &mut self,
+        mut key_at: impl FnMut(&str, usize),
+    ) -> Option<BTreeMap<String, Num>> {
         let mut s = self.object()?;
         let mut out = BTreeMap::new();
-        while let Some(k) = self.key(&mut s)? {
+        while let Some((k, at)) = self.key_at(&mut s)? {
+            key_at(&k, at);
             let x = self.num()?;
             if out.insert(k.into_owned(), x).is_some() {
                 return None; // a repeated key
@@ -309,8 +321,9 @@ const DENSE_LIMIT: usize = 1 << 21;
 pub(super) struct Ids<'a> {
     /// By number, for ids `dense_key` accepts; `u32::MAX` is no participant.
     dense: Vec<u32>,
-    /// Every other id.
-    other: HashMap<Cow<'a, str>, Pid>,
+    /// Every other id (a fast hash seeded per process: one look-up for
+    /// each side of each game).
+    other: HashMap<Cow<'a, str>, Pid, foldhash::fast::RandomState>,
 }
 
 /// The number of an id written as a plain whole number (`"17"` or `17`, no

@@ -32,11 +32,13 @@
 
 mod lex;
 mod recs;
+mod toml_json;
 
 use super::checks::{canonical_order, session_mismatches, without_field};
 use super::game::{compare, flip, outcomes_of, parse_result, Res};
 use super::schema;
 use super::{MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS};
+use crate::model::DataNames;
 use crate::model::{
     Decision, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Sport, Status, System,
     UnitId,
@@ -45,10 +47,45 @@ use crate::num::Num;
 use lex::{Ids, Lex};
 use recs::{ByeRec, Extra, GameRec, Recs, DERIVED, DRAW, LOSS, NO_EXTRA, NO_GAMES, ONE, WIN};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 /// Read a whole native JSON event with at most `threads` threads, or `None`
 /// to leave it to the tree path. The event never depends on `threads`.
 pub(super) fn load(text: &str, threads: usize) -> Option<Event> {
+    read(text, threads, None)
+}
+
+/// [`load`] for a text rewritten from another format (TOML, CSV): the event's
+/// data names also get the lines the tree path gives them, `line_of` turning
+/// the byte offset in `text` where each is first read into the line in the
+/// original file. (JSON's own one-pass reader has never given lines.)
+pub(super) fn load_noting_lines(
+    text: &str,
+    threads: usize,
+    line_of: &dyn Fn(usize) -> Option<usize>,
+) -> Option<Event> {
+    read(text, threads, Some(line_of))
+}
+
+/// Read a whole native TOML event (in the subset `toml_json` rewrites as
+/// JSON), or `None` to leave it to the tree path.
+pub(super) fn load_toml(text: &str, threads: usize) -> Option<Event> {
+    let json = toml_json::to_json(text)?;
+    // The JSON keeps the TOML file's lines.
+    let starts = std::cell::OnceCell::new();
+    let line_of = |at: usize| {
+        let starts: &Vec<usize> =
+            starts.get_or_init(|| memchr::memchr_iter(b'\n', json.as_bytes()).collect());
+        Some(starts.partition_point(|&nl| nl < at) + 1)
+    };
+    load_noting_lines(&json, threads, &line_of)
+}
+
+fn read(
+    text: &str,
+    threads: usize,
+    line_of: Option<&dyn Fn(usize) -> Option<usize>>,
+) -> Option<Event> {
     let mut lx = Lex {
         text,
         b: text.as_bytes(),
@@ -67,9 +104,39 @@ pub(super) fn load(text: &str, threads: usize) -> Option<Event> {
         results: Vec::new(),
         interned: [false; 3],
         recs: Recs::default(),
+        firsts: line_of.map(|_| Firsts::default()),
     };
     r.root(&mut lx)?;
-    r.finish(threads)
+    let firsts = r.firsts.take();
+    let mut ev = r.finish(threads)?;
+    if let (Some(f), Some(line_of), Some(names)) = (firsts, line_of, &mut ev.data_names) {
+        f.give_lines(names, line_of);
+    }
+    Some(ev)
+}
+
+/// Where each data name is first read: a byte offset in the text, as the
+/// tree path notes the line of each (`Cx::lines`): a value's key, a unit's
+/// key, or the game whose card result gives the unit.
+#[derive(Default)]
+struct Firsts {
+    participant: BTreeMap<String, usize>,
+    event: BTreeMap<String, usize>,
+    units: BTreeMap<String, usize>,
+}
+
+impl Firsts {
+    fn give_lines(&self, names: &mut DataNames, line_of: &dyn Fn(usize) -> Option<usize>) {
+        for (k, (_, line)) in &mut names.participant {
+            *line = self.participant.get(k).and_then(|&at| line_of(at));
+        }
+        for (k, line) in &mut names.event {
+            *line = self.event.get(k).and_then(|&at| line_of(at));
+        }
+        for (k, line) in &mut names.units {
+            *line = self.units.get(k).and_then(|&at| line_of(at));
+        }
+    }
 }
 
 struct Reader<'a> {
@@ -99,6 +166,8 @@ struct Reader<'a> {
     /// Which of `DERIVED` are among the event's units.
     interned: [bool; 3],
     recs: Recs,
+    /// Where each data name is first read, when the caller wants lines.
+    firsts: Option<Firsts>,
 }
 
 impl<'a> Reader<'a> {
@@ -193,7 +262,14 @@ impl<'a> Reader<'a> {
                     }
                 }
                 "primary" => self.primary = Some(lx.text()?),
-                "values" => ev.values = lx.values()?,
+                "values" => {
+                    let firsts = &mut self.firsts;
+                    ev.values = lx.values(|k, at| {
+                        if let Some(f) = firsts {
+                            f.event.entry(k.to_string()).or_insert(at);
+                        }
+                    })?
+                }
                 "tiebreaks" => {
                     let mut a = lx.array()?;
                     while lx.more(&mut a)? {
@@ -228,7 +304,14 @@ impl<'a> Reader<'a> {
             if self.ev.participants.len() >= MAX_PARTICIPANTS {
                 return None;
             }
-            let (p, id) = read_participant(lx)?;
+            let mut keys = Vec::new();
+            let noting = self.firsts.is_some().then_some(&mut keys);
+            let (p, id) = read_participant(lx, noting)?;
+            if let Some(f) = &mut self.firsts {
+                for (k, at) in keys {
+                    f.participant.entry(k).or_insert(at);
+                }
+            }
             self.ids.insert(id, self.ev.participants.len())?;
             self.ev.participants.push(p);
         }
@@ -257,6 +340,7 @@ impl<'a> Reader<'a> {
         let mut s = lx.object()?;
         let mut seen = 0;
         let (mut round, mut session) = (None, 1);
+        let bye_units = self.recs.bye_units.len();
         while let Some(key) = lx.key(&mut s)? {
             let Some(field) = lx.field(&mut seen, &schema::ROUND, &key)? else {
                 continue;
@@ -266,6 +350,11 @@ impl<'a> Reader<'a> {
                 "session" => session = lx.count()?,
                 // Stages (bridge knockouts) are left to the tree path.
                 "stage" => return None,
+                // The tree path reads games before byes: where byes before
+                // them name units, which is first read depends on it.
+                "games" if self.firsts.is_some() && self.recs.bye_units.len() > bye_units => {
+                    return None
+                }
                 field => {
                     let mut a = lx.array()?;
                     while lx.more(&mut a)? {
@@ -337,10 +426,15 @@ impl<'a> Reader<'a> {
         Some(())
     }
 
-    /// `unit_id`.
-    fn unit(&mut self, name: &str) -> Option<UnitId> {
-        if self.ev.find_unit(name).is_none() && self.ev.units.len() >= MAX_UNITS {
-            return None;
+    /// `unit_id`, for a unit read at `at`.
+    fn unit(&mut self, name: &str, at: usize) -> Option<UnitId> {
+        if self.ev.find_unit(name).is_none() {
+            if self.ev.units.len() >= MAX_UNITS {
+                return None;
+            }
+            if let Some(f) = &mut self.firsts {
+                f.units.entry(name.to_string()).or_insert(at);
+            }
         }
         Some(self.ev.unit_id(name))
     }
@@ -358,12 +452,15 @@ impl<'a> Reader<'a> {
 
     /// `read_game`, without boards and partners.
     fn game(&mut self, lx: &mut Lex<'a>) -> Option<()> {
+        lx.ws();
+        let open = lx.i;
         let mut s = lx.object()?;
         let mut seen = 0;
         let (mut home, mut away, mut result, mut points, mut weight) =
             (None, None, None, None, None);
         let mut units: Vec<(Cow<'a, str>, [Num; 2])> = Vec::new();
-        while let Some(key) = lx.key(&mut s)? {
+        let mut unit_at: Vec<usize> = Vec::new();
+        while let Some((key, at)) = lx.key_at(&mut s)? {
             let Some(i) = schema::GAME.find(&key) else {
                 // Every other key is a unit: [home, away].
                 if units.iter().any(|(n, _)| *n == key) {
@@ -371,6 +468,7 @@ impl<'a> Reader<'a> {
                 }
                 let pair = lx.pair()?;
                 units.push((key, pair));
+                unit_at.push(at);
                 continue;
             };
             let Some(field) = lx.field_at(&mut seen, &schema::GAME, i)? else {
@@ -413,14 +511,14 @@ impl<'a> Reader<'a> {
                 // Once a name is interned, interning it again changes
                 // nothing: skip the search.
                 if !self.interned[i] && !units.iter().any(|(n, _)| n == name) {
-                    self.unit(name)?;
+                    self.unit(name, open)?;
                     self.interned[i] = true;
                 }
             }
         }
         let at = self.recs.game_units.len() as u32;
-        for (name, pair) in &units {
-            let u = self.unit(name)?;
+        for ((name, pair), at) in units.iter().zip(&unit_at) {
+            let u = self.unit(name, *at)?;
             self.recs.game_units.push((u, *pair));
         }
 
@@ -484,15 +582,15 @@ impl<'a> Reader<'a> {
         let mut s = lx.object()?;
         let mut seen = 0;
         let (mut who, mut status, mut points) = (None, Status::PairingBye, None);
-        let mut units: Vec<(Cow<'a, str>, Num)> = Vec::new();
-        while let Some(key) = lx.key(&mut s)? {
+        let mut units: Vec<(Cow<'a, str>, Num, usize)> = Vec::new();
+        while let Some((key, at)) = lx.key_at(&mut s)? {
             let Some(i) = schema::BYE.find(&key) else {
                 // Every other key is a unit: one number.
-                if units.iter().any(|(n, _)| *n == key) {
+                if units.iter().any(|(n, _, _)| *n == key) {
                     return None;
                 }
                 let x = lx.num()?;
-                units.push((key, x));
+                units.push((key, x, at));
                 continue;
             };
             let Some(field) = lx.field_at(&mut seen, &schema::BYE, i)? else {
@@ -515,8 +613,8 @@ impl<'a> Reader<'a> {
             }
         }
         let at = self.recs.bye_units.len() as u32;
-        for (name, x) in &units {
-            let u = self.unit(name)?;
+        for (name, x, at) in &units {
+            let u = self.unit(name, *at)?;
             self.recs.bye_units.push((u, *x));
         }
         let pid = who?;
@@ -629,7 +727,11 @@ impl<'a> Reader<'a> {
 }
 
 /// `read_participant`: the participant and its id.
-fn read_participant<'a>(lx: &mut Lex<'a>) -> Option<(Participant, Cow<'a, str>)> {
+/// With `keys`, each `values` key and where it is read.
+fn read_participant<'a>(
+    lx: &mut Lex<'a>,
+    mut keys: Option<&mut Vec<(String, usize)>>,
+) -> Option<(Participant, Cow<'a, str>)> {
     let mut s = lx.object()?;
     let mut seen = 0;
     let mut p = Participant::new(String::new(), String::new());
@@ -657,7 +759,13 @@ fn read_participant<'a>(lx: &mut Lex<'a>) -> Option<(Participant, Cow<'a, str>)>
                     p.sessions.push(lx.num()?);
                 }
             }
-            "values" => p.values = lx.values()?,
+            "values" => {
+                p.values = lx.values(|k, at| {
+                    if let Some(keys) = keys.as_deref_mut() {
+                        keys.push((k.to_string(), at));
+                    }
+                })?
+            }
             "score" => p.recorded_score = Some(lx.num()?),
             "rank" => {
                 let r = lx.count()?;
