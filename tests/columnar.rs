@@ -167,14 +167,10 @@ fn threads_do_not_change_results() {
 /// are threads: the same standings, values and explanation as one thread.
 #[test]
 fn rows_filled_in_two_halves_are_the_rows_of_one() {
-    if tb::shipped::get("fide/lib").is_none() {
+    let Some((ev, rs)) = generated_with_fide_chain(3000, 5, 11) else {
         return;
-    }
+    };
     let meta = tb::render::Meta::default();
-    let text = tb_gen::chess_swiss(3000, 5, 11).to_json();
-    let ev =
-        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
-    let rs = fide_chain("BH/C1,BH,SB,PS,ARO,DE");
     let run = |threads: usize| {
         let opts = Options {
             lots_seed: None,
@@ -202,14 +198,10 @@ fn rows_filled_in_two_halves_are_the_rows_of_one() {
 /// deciding one with the reason a full trace gives.
 #[test]
 fn tracing_only_deciding_reasons_changes_nothing_printed() {
-    if tb::shipped::get("fide/lib").is_none() {
+    let Some((ev, rs)) = generated_with_fide_chain(300, 7, 5) else {
         return;
-    }
+    };
     let meta = tb::render::Meta::default();
-    let text = tb_gen::chess_swiss(300, 7, 5).to_json();
-    let ev =
-        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
-    let rs = fide_chain("BH/C1,BH,SB,PS,ARO,DE");
     let run = |only: bool| {
         let opts = Options {
             only_deciding_reasons: only,
@@ -236,6 +228,20 @@ fn tracing_only_deciding_reasons_changes_nothing_printed() {
             assert_eq!(l.reason, None, "not traced");
         }
     }
+}
+
+/// A generated chess Swiss (`players` × `rounds`, `seed`) with the FIDE
+/// chain `BH/C1,BH,SB,PS,ARO,DE`; None where the FIDE library is not built in.
+fn generated_with_fide_chain(
+    players: usize,
+    rounds: u32,
+    seed: u64,
+) -> Option<(tb::model::Event, Ruleset)> {
+    tb::shipped::get("fide/lib")?;
+    let text = tb_gen::chess_swiss(players, rounds, seed).to_json();
+    let ev =
+        tb::load::load(&Source::new("gen.json", text)).unwrap_or_else(|d| panic!("{}", d.plain()));
+    Some((ev, fide_chain("BH/C1,BH,SB,PS,ARO,DE")))
 }
 
 /// The FIDE chain of descriptors `codes` (2024 edition), as `tb eval
