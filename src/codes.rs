@@ -155,6 +155,8 @@ codes! {
     FMT_UNSTABLE = "tb::fmt::unstable";
     /// Two `drop` rows for one player (names compared without case and spacing).
     LOAD_CSV_DROPPED_TWICE = "tb::load::csv::dropped_twice";
+    /// A **warning**: a game row with one games-won cell empty beside a filled one, read as 0 (one warning per file, naming the first such row and counting the rest).
+    LOAD_CSV_EMPTY_COUNT = "tb::load::csv::empty_count";
     /// A file saved as UTF-16 ("Unicode text"), not UTF-8.
     LOAD_CSV_ENCODING = "tb::load::csv::encoding";
     /// A row CSV cannot read (an unclosed quote, text after a closing quote, ...), a cell that is not what its column needs, a `drop` row that names an opponent.
@@ -163,6 +165,8 @@ codes! {
     LOAD_CSV_MISSING_COLUMN = "tb::load::csv::missing_column";
     /// No header row.
     LOAD_CSV_NO_HEADER = "tb::load::csv::no_header";
+    /// A game row (an opponent named) with both games-won cells empty: a result not entered yet.
+    LOAD_CSV_NO_RESULT = "tb::load::csv::no_result";
     /// A **warning**: a name (of four characters or more) that plays in one round only, while a name one letter from it (a letter changed, added or left out, or two neighbours swapped) has no game or bye that round; the message names both and asks "did you mean". Names that differ only in case or spacing are one player, not a warning. Past 100, the rest are counted in one warning.
     LOAD_CSV_SIMILAR_NAME = "tb::load::csv::similar_name";
     /// A **warning**: a header column tb does not read whose name is one or two letters from one it does; its values are ignored.

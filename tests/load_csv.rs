@@ -397,3 +397,44 @@ fn loading_is_linear_in_the_rows() {
         "200 more names play in one round only, each one letter from a name absent in that round"
     );
 }
+
+/// A game row whose results were not entered yet is refused, not read as a
+/// 0-0 draw; one games-won cell left blank beside a filled one is read as
+/// 0 with one warning for the file; an empty `draws` cell is 0 (data-format
+/// "Empty result cells").
+#[test]
+fn empty_result_cells() {
+    let head = "round,home,away,home_wins,away_wins,draws\n1,ana,ben,2,1,0\n1,cy,dee,2,0,0\n";
+    // Round 2 exported before its results were typed in.
+    let e = load(&format!("{head}2,ana,cy,,,\n")).unwrap_err();
+    assert_eq!(e.code, "tb::load::csv::no_result", "{}", e.plain());
+    assert!(
+        e.plain().contains("round 2: ana v cy has no result"),
+        "{}",
+        e.plain()
+    );
+    // Without a draws column, too.
+    let e = load("round,home,away,home_wins,away_wins\n1,ana,ben,,\n").unwrap_err();
+    assert_eq!(e.code, "tb::load::csv::no_result");
+    // `2,,0`: a 2-0 with the 0 left blank, twice: one warning, counted.
+    let ev = load(&format!("{head}2,ana,cy,2,,0\n2,ben,dee,,2,\n")).unwrap();
+    let w: Vec<_> = ev
+        .warnings
+        .iter()
+        .filter(|w| w.code == "tb::load::csv::empty_count")
+        .collect();
+    assert_eq!(w.len(), 1, "{:?}", ev.warnings);
+    assert!(
+        w[0].message
+            .contains("line 4, round 2: ana v cy, the away player's games won")
+            && w[0].message.contains("and 1 more"),
+        "{}",
+        w[0].message
+    );
+    let rs = shipped("cards/swiss");
+    assert_eq!(value(&ev, &rs, "match_points", "ana"), num("6"));
+    assert_eq!(value(&ev, &rs, "match_points", "dee"), num("3"));
+    // An empty draws cell is no warning.
+    let ev = load("round,home,away,home_wins,away_wins,draws\n1,ana,ben,2,1,\n").unwrap();
+    assert!(ev.warnings.is_empty(), "{:?}", ev.warnings);
+}

@@ -51,6 +51,8 @@ pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
 
 /// The warning for a name that looks like a misspelling of another.
 pub const SIMILAR_NAME: &str = codes::LOAD_CSV_SIMILAR_NAME;
+/// Warning: a game row whose games-won cell is empty (read as 0).
+pub const EMPTY_COUNT: &str = codes::LOAD_CSV_EMPTY_COUNT;
 /// The warning for a header column that looks like a misspelt known one.
 pub const UNKNOWN_COLUMN: &str = codes::LOAD_CSV_UNKNOWN_COLUMN;
 
@@ -414,6 +416,9 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
     let mut by_key: HashMap<String, usize> = HashMap::default();
     let mut seen_in: HashSet<(usize, i64)> =
         HashSet::with_capacity_and_hasher(2 * rows, Default::default());
+    // Game rows with one games-won cell empty: counted, the first named.
+    let mut empty_counts = 0usize;
+    let mut first_empty: Option<String> = None;
     let mut rounds: Vec<Round> = Vec::new();
     let mut round_ix: HashMap<i64, usize> = HashMap::default();
     // The players by the text of a cell naming them: most rows spell a
@@ -559,6 +564,37 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
         let (res_text, res_span) = match result {
             Some(r) => (r.text.clone(), r.span),
             None => {
+                // A game with neither games-won cell filled has no result
+                // yet (a round exported before its results were entered):
+                // read as 0-0 it would be a drawn match for both.
+                let blank = |c: Option<&Cell>| c.is_none_or(|c| c.text.is_empty());
+                if blank(get(hw_c)) && blank(get(aw_c)) {
+                    return Err(Diag::error(
+                        codes::LOAD_CSV_NO_RESULT,
+                        format!(
+                            "round {round}: {} v {} has no result: both games-won cells are empty",
+                            home_cell.text, away.text
+                        ),
+                    )
+                    .at(src, row_span, "no result")
+                    .with_help(
+                        "enter the games won (0 where a player won none), or leave the row out until the game is played",
+                    ));
+                }
+                // One empty cell beside a filled one: most likely a 0 left
+                // blank (`2,,0` for 2-0), but perhaps a result half typed.
+                for (c, col) in [(get(hw_c), "home"), (get(aw_c), "away")] {
+                    if c.is_some_and(|c| c.text.is_empty()) {
+                        empty_counts += 1;
+                        if first_empty.is_none() {
+                            let (line, _) = src.line_col(row_span.start);
+                            first_empty = Some(format!(
+                                "line {line}, round {round}: {} v {}, the {col} player's games won",
+                                home_cell.text, away.text
+                            ));
+                        }
+                    }
+                }
                 let num = |c: Option<&Cell>, what: &str| -> Result<(String, Span), Diag> {
                     match c {
                         Some(c) if c.text.is_empty() => Ok(("0".into(), c.span)),
@@ -592,6 +628,19 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
             result_span: res_span,
             row: row_span,
         });
+    }
+    if let Some(first) = first_empty {
+        let more = match empty_counts {
+            1 => String::new(),
+            n => format!(" (and {} more empty cells)", n - 1),
+        };
+        warnings.push(Warning::new(
+            EMPTY_COUNT,
+            format!(
+                "{}: an empty games-won cell is read as 0: {first}{more}; write 0 where a player won no game, so that a result not yet entered is not taken for one",
+                src.name
+            ),
+        ));
     }
     warnings.extend(similar_names(src, &players, &seen_in, rounds.len()));
     rounds.sort_by_key(|r| r.number);
