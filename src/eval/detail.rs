@@ -283,22 +283,12 @@ impl Evaluator<'_> {
     /// The environment metric `id`'s body is evaluated in, its arguments
     /// bound (None when one cannot be evaluated).
     fn metric_env(&mut self, id: usize, args: &[PExpr], env: &mut Env) -> Option<Env> {
-        let mut locals = Vec::with_capacity(args.len());
+        let mut vals = Vec::with_capacity(args.len());
         for a in args {
-            locals.push(self.eval(a, env).ok()?);
+            vals.push(self.eval(a, env).ok()?);
         }
         let m = &self.rs.metrics[id];
-        locals.resize(m.slots.max(locals.len()), Value::Undef);
-        Some(Env {
-            me: env.me,
-            locals,
-            group: if m.group_relative {
-                env.group.clone()
-            } else {
-                None
-            },
-            places: None,
-        })
+        Some(Env::for_metric(m, env.me, vals, env.group.clone()))
     }
 
     /// The items of the list `e` evaluates to, each named by its source,

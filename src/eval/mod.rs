@@ -101,6 +101,27 @@ pub struct Env {
     pub places: Option<(usize, usize)>,
 }
 
+impl Env {
+    /// The environment metric `m`'s body is evaluated in for `me`: its
+    /// arguments in the first local slots, the rest undefined, and the
+    /// tied group only where `m` is a criterion.
+    #[inline]
+    pub fn for_metric(
+        m: &crate::plan::Metric,
+        me: Option<Pid>,
+        mut args: Vec<Value>,
+        group: Option<Arc<Vec<Pid>>>,
+    ) -> Env {
+        args.resize(m.slots.max(args.len()), Value::Undef);
+        Env {
+            me,
+            locals: args,
+            group: if m.group_relative { group } else { None },
+            places: None,
+        }
+    }
+}
+
 /// Evaluates a ruleset's expressions over one event.
 /// Evaluates a ruleset's expressions over one event.
 pub struct Evaluator<'a> {

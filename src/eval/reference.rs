@@ -130,14 +130,7 @@ impl Evaluator<'_> {
         }
         let rs = self.rs;
         let m = &rs.metrics[id];
-        let mut locals = args;
-        locals.resize(m.slots.max(locals.len()), Value::Undef);
-        let mut env = Env {
-            me: Some(p),
-            locals,
-            group,
-            places: None,
-        };
+        let mut env = Env::for_metric(m, Some(p), args, group);
         self.budget.depth += 1;
         let v = self.eval(&m.body, &mut env);
         self.budget.depth -= 1;

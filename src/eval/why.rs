@@ -80,18 +80,7 @@ impl Evaluator<'_> {
                     vals.push(v);
                 }
                 let m = &self.rs.metrics[*id];
-                let mut locals = vals;
-                locals.resize(m.slots.max(locals.len()), Value::Undef);
-                let mut sub = Env {
-                    me: Some(p),
-                    locals,
-                    group: if m.group_relative {
-                        env.group.clone()
-                    } else {
-                        None
-                    },
-                    places: None,
-                };
+                let mut sub = Env::for_metric(m, Some(p), vals, env.group.clone());
                 // The step's own metric is the criterion the output names
                 // already; metrics below it are named on the way.
                 let mark = path.len();
@@ -233,13 +222,7 @@ impl Evaluator<'_> {
         }
         match &e.kind {
             PKind::Metric(id, None, args) if args.is_empty() => {
-                let m = &self.rs.metrics[*id];
-                let mut sub = Env {
-                    me: env.me,
-                    locals: vec![Value::Undef; m.slots],
-                    group: None,
-                    places: None,
-                };
+                let mut sub = Env::for_metric(&self.rs.metrics[*id], env.me, Vec::new(), None);
                 let body = &self.rs.metrics[*id].body;
                 let r = self.why_empty(body, &mut sub, depth + 1)?;
                 Some(format!("`{}` is empty: {r}", self.rs.metrics[*id].name))
