@@ -4,10 +4,15 @@
 //! in the process instead of returning pages to the kernel and faulting
 //! them in again (a fifth of the time of a large event with the system
 //! allocator).
+//!
+//! mimalloc's version 2 is built (`libmimalloc-sys` feature `v2`), not its
+//! version 3: version 3 spreads a small run's pages over more of its
+//! arena, and each 2 MB region touched is a transparent huge page the
+//! kernel zeroes whole (11 regions against 5 for the FIDE chain at
+//! 1,000 × 9, a sixth of that run's time; docs/performance.md, session 14).
 
-/// mimalloc's `mi_option_purge_delay` (`enum mi_option_e` in mimalloc.h,
-/// version 3, which `libmimalloc-sys` 0.1.49 builds; the crate names no
-/// constant for it).
+/// mimalloc's `mi_option_purge_delay` (`enum mi_option_e` in mimalloc.h:
+/// 15 in versions 2 and 3 alike; the crate names no constant for it).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Never hand freed memory back to the kernel during a run: `tb` is a
