@@ -410,7 +410,11 @@ fn default_library(event: &tb::model::Event) -> Result<String, Diag> {
     let line = format!("sport \"{sport}\"");
     let mut fits: Vec<&str> = tb::shipped::code_libraries()
         .into_iter()
-        .filter(|n| tb::shipped::get(n).is_some_and(|t| t.lines().any(|l| l.trim() == line)))
+        .filter(|n| {
+            // The substring search first: most libraries name no such sport.
+            tb::shipped::get(n)
+                .is_some_and(|t| t.contains(line.as_str()) && t.lines().any(|l| l.trim() == line))
+        })
         .filter(|n| n.contains("team") == team)
         .collect();
     // Several for one sport: the one whose `codes` line says `default`.
@@ -801,6 +805,11 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 "{}",
                 tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
             );
+            // The process ends here: the event and the standings are left
+            // for the kernel to take back whole rather than freed piece by
+            // piece (a fiftieth of a small event's run).
+            std::mem::forget(st);
+            std::mem::forget(p);
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Explain {

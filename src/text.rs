@@ -1,4 +1,4 @@
-//! Text helpers shared by the parser, the checker and the loaders: the distance behind every did-you-mean.
+//! Text helpers shared by the parser, the checker and the loaders: the distance behind every did-you-mean, and a fast `trim`.
 
 /// Optimal string alignment distance (a swap of two neighbours counts 1,
 /// so `Alcie` is 1 from `Alice`), in characters.
@@ -58,4 +58,59 @@ pub fn did_you_mean<'a>(name: &str, cands: impl Iterator<Item = &'a str>) -> Opt
         }
     }
     best.map(|(_, c)| c)
+}
+
+/// [`str::trim`], exactly, without decoding characters where the ends are
+/// ASCII (a TRF line's fields are trimmed a dozen times per player). The
+/// ASCII whitespace `str::trim` removes is tab, line feed, vertical tab,
+/// form feed, carriage return and space; past those, a non-ASCII end is
+/// left to `str::trim` (NO-BREAK SPACE and the other Unicode spaces).
+pub fn trim(s: &str) -> &str {
+    let ws = |b: u8| matches!(b, b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b' ');
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && ws(b[i]) {
+        i += 1;
+    }
+    let mut j = b.len();
+    while j > i && ws(b[j - 1]) {
+        j -= 1;
+    }
+    // ASCII bytes are character boundaries.
+    let t = &s[i..j];
+    match (t.as_bytes().first(), t.as_bytes().last()) {
+        (Some(&f), Some(&l)) if f >= 0x80 || l >= 0x80 => t.trim(),
+        _ => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trim;
+
+    #[test]
+    fn trim_is_str_trim() {
+        let cases = [
+            "",
+            " ",
+            "\t\n\x0B\x0C\r ",
+            "a",
+            " 6.5",
+            "1234 ",
+            "  Ivanova, Daria  ",
+            "\x0B12\x0B",
+            "\u{A0}x\u{A0}",
+            " \u{A0} y \u{85}",
+            "\u{3000}全角\u{3000}",
+            "é",
+            " é ",
+            "\u{A0}",
+            " \u{2003} ",
+            "x\u{200B}",
+            "\u{1680}\u{2028}z\u{2029}",
+        ];
+        for c in cases {
+            assert_eq!(trim(c), c.trim(), "{c:?}");
+        }
+    }
 }

@@ -5,8 +5,9 @@ use super::*;
 /// The undefined step values met while ranking (see [`Standings::undefined`]).
 #[derive(Default)]
 pub(super) struct UndefinedLog<'a> {
-    /// (participant, criterion) already recorded.
-    pub(super) seen: std::collections::HashSet<(Pid, &'a str)>,
+    /// (participant, criterion) already recorded (hashed with foldhash: a
+    /// set consulted for every undefined value, never iterated).
+    pub(super) seen: std::collections::HashSet<(Pid, &'a str), foldhash::fast::RandomState>,
     pub(super) list: Vec<Undefined>,
     pub(super) more: usize,
     /// Trace why only for the values that decided a place (see

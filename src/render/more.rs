@@ -85,16 +85,16 @@ fn more_for(a: &Value, b: &Value, decimals: Option<u32>) -> Option<More> {
     Some(More::Exact)
 }
 
-/// The members of `part` that lie next to the following (or preceding)
-/// part of a split: those with its worst value when `worst`, else its best,
-/// "worst" and "best" as the step ranks (`dir`). Undefined values, which
-/// print as `-`, are left out.
-fn edge<'a>(
+/// The value of `part` that lies next to the following (or preceding) part
+/// of a split: its worst value when `worst`, else its best, "worst" and
+/// "best" as the step ranks (`dir`). Undefined values, which print as `-`,
+/// are left out.
+fn edge_value<'a>(
     part: &[Pid],
     value: &impl Fn(Pid) -> Option<&'a Value>,
     dir: Direction,
     worst: bool,
-) -> (Option<&'a Value>, Vec<Pid>) {
+) -> Option<&'a Value> {
     // For `desc` the worst is the least value; for `asc` the greatest.
     let want_less = (dir == Direction::Desc) == worst;
     let mut best: Option<&Value> = None;
@@ -117,15 +117,32 @@ fn edge<'a>(
             best = Some(v);
         }
     }
-    let Some(b) = best else {
-        return (None, Vec::new());
-    };
-    let members = part
-        .iter()
+    best
+}
+
+/// The members of `part` whose value is `edge` (its [`edge_value`]).
+fn members_at<'a, 'p>(
+    part: &'p [Pid],
+    value: &'p impl Fn(Pid) -> Option<&'a Value>,
+    edge: &'p Value,
+) -> impl Iterator<Item = Pid> + 'p {
+    part.iter()
         .copied()
-        .filter(|&p| value(p).is_some_and(|v| compare_values(v, b) == Ordering::Equal))
-        .collect();
-    (Some(b), members)
+        .filter(move |&p| value(p).is_some_and(|v| compare_values(v, edge) == Ordering::Equal))
+}
+
+/// The members of `part` next to the neighbouring part of a split (see
+/// [`edge_value`]): the first of them, and all of them.
+fn edge<'a>(
+    part: &[Pid],
+    value: &impl Fn(Pid) -> Option<&'a Value>,
+    dir: Direction,
+    worst: bool,
+) -> (Option<&'a Value>, Vec<Pid>) {
+    match edge_value(part, value, dir, worst) {
+        None => (None, Vec::new()),
+        Some(b) => (Some(b), members_at(part, value, b).collect()),
+    }
 }
 
 /// For one split of a step, the participants whose values print alike
@@ -139,11 +156,13 @@ fn split_more<'a>(
     out: &mut Vec<(Pid, More)>,
 ) {
     for w in parts.windows(2) {
-        let (a, above) = edge(&w[0], value, dir, true);
-        let (b, below) = edge(&w[1], value, dir, false);
+        let a = edge_value(&w[0], value, dir, true);
+        let b = edge_value(&w[1], value, dir, false);
         let (Some(a), Some(b)) = (a, b) else { continue };
+        // The members are gathered only for the rare pair that needs them.
         if let Some(m) = more_for(a, b, decimals) {
-            out.extend(above.into_iter().chain(below).map(|p| (p, m)));
+            let members = members_at(&w[0], value, a).chain(members_at(&w[1], value, b));
+            out.extend(members.map(|p| (p, m)));
         }
     }
 }
@@ -226,26 +245,27 @@ pub(super) fn table_more(s: &Standings) -> HashMap<(usize, usize), More> {
         .enumerate()
         .map(|(i, c)| (c.label.as_str(), i))
         .collect();
-    let mut checks: Vec<(usize, Pid, Pid)> = Vec::new();
+    // The splits, with their column, to check again below once some cell
+    // is refined (most tables have none).
+    let row_of = &row_of;
+    // A participant's value in column `ci`.
+    let column = |ci: usize| {
+        move |p: Pid| -> Option<&Value> {
+            let r = *row_of.get(p)?;
+            s.rows.get(r)?.values.get(ci)
+        }
+    };
+    let mut splits: Vec<(&[Vec<Pid>], usize)> = Vec::new();
     for t in &s.trace {
         let (Outcome::Split(parts), Some(&ci)) = (&t.outcome, col_of.get(t.criterion.as_str()))
         else {
             continue;
         };
         let col = &s.columns[ci];
-        let value = |p: Pid| -> Option<&Value> {
-            let r = *row_of.get(p)?;
-            s.rows.get(r)?.values.get(ci)
-        };
+        let value = column(ci);
         let mut found = Vec::new();
         split_more(parts, &value, col.dir, col.decimals, &mut found);
-        for w in parts.windows(2) {
-            let (_, above) = edge(&w[0], &value, col.dir, true);
-            let (_, below) = edge(&w[1], &value, col.dir, false);
-            if let (Some(&a), Some(&b)) = (above.first(), below.first()) {
-                checks.push((ci, a, b));
-            }
-        }
+        splits.push((parts, ci));
         for (p, m) in found {
             let key = (row_of[p], ci);
             let e = cells.entry(key).or_insert(m);
@@ -254,6 +274,21 @@ pub(super) fn table_more(s: &Standings) -> HashMap<(usize, usize), More> {
     }
     if cells.is_empty() {
         return cells;
+    }
+    let mut checks: Vec<(usize, Pid, Pid)> = Vec::new();
+    for (parts, ci) in splits {
+        let dir = s.columns[ci].dir;
+        let value = column(ci);
+        // The first member on either side of the split.
+        let first = |part: &[Pid], worst: bool| {
+            let e = edge_value(part, &value, dir, worst)?;
+            members_at(part, &value, e).next()
+        };
+        for w in parts.windows(2) {
+            if let (Some(a), Some(b)) = (first(&w[0], true), first(&w[1], false)) {
+                checks.push((ci, a, b));
+            }
+        }
     }
     // Each neighbouring pair, as it now prints: still alike → exact.
     for (ci, a, b) in checks {

@@ -311,7 +311,7 @@ impl<'s> Loader<'s> {
         let cols = Cols::chars(l);
         let num_span = cols.span(5, 8);
         let line_span = Span::new(l.base, l.base + l.text.len());
-        let num = match cols.field(5, 8).map(str::trim).and_then(parse_u32) {
+        let num = match cols.field(5, 8).map(crate::text::trim).and_then(parse_u32) {
             Some(n) if n > 0 => n,
             _ => {
                 let d = self.malformed(l, &cols, 5, 8, "the starting number (1 to 9999)");
@@ -344,7 +344,7 @@ impl<'s> Loader<'s> {
                 }
                 self.err(e);
                 raw.broken = true;
-                let name = cols.field_lossy(15, 47).trim();
+                let name = crate::text::trim(cols.field_lossy(15, 47));
                 Some((raw, Participant::new(num.to_string(), name)))
             }
         }
@@ -362,31 +362,31 @@ impl<'s> Loader<'s> {
         blocks: &mut Vec<Block>,
     ) -> Result<Participant, Diag> {
         let bad = |c1: usize, c2: usize, what: &str| self.malformed(l, cols, c1, c2, what);
-        let name = cols.field_lossy(15, 47).trim();
+        let name = crate::text::trim(cols.field_lossy(15, 47));
         let title = cols
             .field(11, 13)
-            .ok_or_else(|| bad(11, 13, "a title"))?
-            .trim();
+            .ok_or_else(|| bad(11, 13, "a title"))
+            .map(crate::text::trim)?;
         let title = if title.is_empty() {
             None
         } else {
             Some(full_title(title))
         };
-        let rating = match cols.field(49, 52).map(str::trim) {
+        let rating = match cols.field(49, 52).map(crate::text::trim) {
             Some("") => None,
             Some(s) if is_digits(s) => s.parse::<i64>().ok().filter(|&r| r > 0),
             _ => return Err(bad(49, 52, "a rating (digits) or blanks")),
         };
         let federation = cols
             .field(54, 56)
-            .ok_or_else(|| bad(54, 56, "a federation code"))?
-            .trim();
+            .ok_or_else(|| bad(54, 56, "a federation code"))
+            .map(crate::text::trim)?;
         let federation = if federation.is_empty() {
             None
         } else {
             Some(federation.to_string())
         };
-        let points = match cols.field(81, 84).map(str::trim) {
+        let points = match cols.field(81, 84).map(crate::text::trim) {
             Some("") => None,
             Some(s) if s.bytes().all(|b| b.is_ascii_digit() || b == b'.') => {
                 match parse_points(s) {
@@ -396,7 +396,7 @@ impl<'s> Loader<'s> {
             }
             _ => return Err(bad(81, 84, "the points, e.g. ` 6.5`")),
         };
-        let rank = match cols.field(86, 89).map(str::trim) {
+        let rank = match cols.field(86, 89).map(crate::text::trim) {
             Some("") => None,
             Some(s) if is_digits(s) => s.parse::<u32>().ok(),
             _ => return Err(bad(86, 89, "the rank (digits) or blanks")),
@@ -431,7 +431,7 @@ impl<'s> Loader<'s> {
             let opp_txt = cols
                 .field(c0, c0 + 3)
                 .ok_or_else(|| bad(c0, c0 + 3, "an opponent number"))?;
-            let t = opp_txt.trim();
+            let t = crate::text::trim(opp_txt);
             // 0 stands for no opponent, as `0000` and blanks do.
             let opp = if t.is_empty() {
                 0
