@@ -47,7 +47,7 @@ mod json;
 mod plain;
 mod rows;
 
-use rows::{Columns, Player, Round, Rows};
+use rows::{Columns, GameRow, Player, Round, Rows};
 
 /// The records of the file, header first: split in one pass as they are
 /// read, or all split first by the `csv` crate.
@@ -405,14 +405,7 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
     while records.next_into(&mut cells) {
         rows.row(&cells)?;
     }
-    let Rows {
-        players,
-        mut rounds,
-        seen_in,
-        empty_counts,
-        first_empty,
-        ..
-    } = rows;
+    let (empty_counts, first_empty) = (rows.empty_counts, rows.first_empty.take());
     if let Some(first) = first_empty {
         let more = match empty_counts {
             1 => String::new(),
@@ -426,16 +419,27 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
             ),
         ));
     }
-    warnings.extend(similar_names(src, &players, &seen_in, rounds.len()));
+    let plays_in = |p, r| rows.plays_in(p, r);
+    warnings.extend(similar_names(
+        src,
+        &rows.players,
+        &plays_in,
+        rows.rounds.len(),
+    ));
+    let mut rounds = std::mem::take(&mut rows.rounds);
     rounds.sort_by_key(|r| r.number);
+    let (players, games) = (&rows.players, &rows.games);
     let fast_ev = if fast {
-        json::event(src, &event_items, &players, &rounds, threads)
+        json::event(src, &event_items, players, games, &rounds, threads)
     } else {
         None
     };
     let mut ev = match fast_ev {
         Some(ev) => ev,
-        None => build_from_tree(src, &tree(event_items, &players, rounds, text.len()))?,
+        None => {
+            let tree = tree(event_items, players, games, rounds, text.len());
+            build_from_tree(src, &tree)?
+        }
     };
     // The `cards` put in above is the format's default, not the file's word.
     ev.sport_declared = sport_declared;
@@ -445,7 +449,13 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
 
 /// The value tree of the list, as the native format would write it: the
 /// reference the one-pass reader (`json`) mirrors.
-fn tree(event_items: Vec<(Key, Node)>, players: &[Player], rounds: Vec<Round>, len: usize) -> Node {
+fn tree(
+    event_items: Vec<(Key, Node)>,
+    players: &[Player],
+    games: &[GameRow],
+    rounds: Vec<Round>,
+    len: usize,
+) -> Node {
     let name = |p: usize, span: Span| node(V::Str(players[p].name.clone()), span);
     let participants = players
         .iter()
@@ -460,14 +470,15 @@ fn tree(event_items: Vec<(Key, Node)>, players: &[Player], rounds: Vec<Round>, l
     let round_nodes = rounds
         .into_iter()
         .map(|r| {
-            let games = r.games.into_iter().map(|g| {
+            let games = r.games.iter().map(|&g| {
+                let g = &games[g];
                 table(
                     vec![
                         (key("home", g.home_span), name(g.home, g.home_span)),
                         (key("away", g.away_span), name(g.away, g.away_span)),
                         (
                             key("result", g.result_span),
-                            node(V::Str(g.result.into_owned()), g.result_span),
+                            node(V::Str(g.result.to_string()), g.result_span),
                         ),
                     ],
                     g.row,
@@ -595,7 +606,7 @@ fn crate_records(src: &Source, header_start: usize, delim: u8) -> Result<Vec<Vec
 fn similar_names(
     src: &Source,
     players: &[Player],
-    seen_in: &HashSet<(usize, i64)>,
+    plays_in: &dyn Fn(usize, i64) -> bool,
     rounds: usize,
 ) -> Vec<Warning> {
     const CROWD: usize = 32;
@@ -634,7 +645,7 @@ fn similar_names(
     lone_rounds.sort_unstable();
     lone_rounds.dedup();
     let in_every_lone_round =
-        |j: usize| lone_rounds.len() <= 8 && lone_rounds.iter().all(|&r| seen_in.contains(&(j, r)));
+        |j: usize| lone_rounds.len() <= 8 && lone_rounds.iter().all(|&r| plays_in(j, r));
     // For each one-round name, the nearest other name absent in its round
     // (the first in the file among equals).
     let mut best: HashMap<usize, (usize, usize)> = HashMap::default();
@@ -650,7 +661,7 @@ fn similar_names(
             };
             for &i in cands {
                 let p = &players[i];
-                if i == j || seen_in.contains(&(j, p.first_round)) {
+                if i == j || plays_in(j, p.first_round) {
                     continue;
                 }
                 let d = crate::text::edit_distance(&p.key, &q.key);

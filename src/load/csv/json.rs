@@ -7,7 +7,7 @@
 //! in the same order. The one-pass reader gives up on anything it would
 //! report, and `load_csv` then builds the tree.
 
-use super::{Player, Round};
+use super::{GameRow, Player, Round};
 use crate::diag::Source;
 use crate::load::native::{Key, Matches, Node, V};
 use crate::model::Event;
@@ -18,6 +18,7 @@ pub(super) fn event(
     src: &Source,
     event_items: &[(Key, Node)],
     players: &[Player],
+    games: &[GameRow],
     rounds: &[Round],
     threads: usize,
 ) -> Option<Event> {
@@ -54,11 +55,15 @@ pub(super) fn event(
     for r in rounds {
         // A game's place is the start of its row: the line of the units a
         // card result gives.
-        let games = r.games.iter();
+        let games = r.games.iter().map(|&g| &games[g]);
         let games = games.map(|g| (g.home, g.away, &*g.result, g.row.start));
         m.round(r.number, games, r.byes.iter().map(|b| b.who))?;
     }
-    m.finish(threads, &|at| Some(src.line_col(at).0))
+    // `src.line_col(at).0`, without the index of every line it makes.
+    let text = src.text.as_bytes();
+    let line_of =
+        |at: usize| Some(memchr::memchr_iter(b'\n', &text[..at.min(text.len())]).count() + 1);
+    m.finish(threads, &line_of)
 }
 
 /// `s` as a JSON string.

@@ -11,11 +11,11 @@ use crate::diag::{Diag, Source, Span};
 use std::borrow::Cow;
 
 /// A round of the list: its number, where it is first written, its games
-/// and byes in the order of their rows.
-pub(super) struct Round<'a> {
+/// (indexes in `Rows::games`) and byes in the order of their rows.
+pub(super) struct Round {
     pub(super) number: i64,
     pub(super) span: Span,
-    pub(super) games: Vec<GameRow<'a>>,
+    pub(super) games: Vec<usize>,
     pub(super) byes: Vec<ByeRow>,
 }
 
@@ -52,6 +52,9 @@ pub(super) struct Player {
     pub(super) rounds: usize,
     /// The first of them.
     pub(super) first_round: i64,
+    /// Of those rounds, rounds 1 to 64: bit `r - 1` for round `r` (the
+    /// others are in `Rows::seen_far`).
+    in_rounds: u64,
 }
 
 /// The key that identifies a player: case and spacing do not count
@@ -92,9 +95,12 @@ pub(super) struct Rows<'s> {
     cols: Columns,
     pub(super) players: Vec<Player>,
     /// The rounds in the order they are first written.
-    pub(super) rounds: Vec<Round<'s>>,
-    /// (player, round) for each game or bye.
-    pub(super) seen_in: HashSet<(usize, i64)>,
+    pub(super) rounds: Vec<Round>,
+    /// The games of all rounds, in the order of their rows.
+    pub(super) games: Vec<GameRow<'s>>,
+    /// (player, round) for each game or bye in a round not in 1 to 64
+    /// (see `Player::in_rounds`).
+    seen_far: HashSet<(usize, i64)>,
     /// Game rows with one games-won cell empty: counted, the first named.
     pub(super) empty_counts: usize,
     pub(super) first_empty: Option<String>,
@@ -115,7 +121,8 @@ impl<'s> Rows<'s> {
             cols,
             players: Vec::new(),
             rounds: Vec::new(),
-            seen_in: HashSet::with_capacity_and_hasher(2 * rows, Default::default()),
+            games: Vec::with_capacity(rows),
+            seen_far: HashSet::default(),
             empty_counts: 0,
             first_empty: None,
             by_key: HashMap::default(),
@@ -141,6 +148,7 @@ impl<'s> Rows<'s> {
                 dropped: None,
                 rounds: 0,
                 first_round: 0,
+                in_rounds: 0,
             });
             players.len() - 1
         });
@@ -152,12 +160,28 @@ impl<'s> Rows<'s> {
 
     /// Player `p` has a game or bye in `round`.
     fn appear(&mut self, p: usize, round: i64) {
-        if self.seen_in.insert((p, round)) {
-            let pl = &mut self.players[p];
+        let pl = &mut self.players[p];
+        let new = match round_bit(round) {
+            Some(bit) => {
+                let new = pl.in_rounds & bit == 0;
+                pl.in_rounds |= bit;
+                new
+            }
+            None => self.seen_far.insert((p, round)),
+        };
+        if new {
             if pl.rounds == 0 {
                 pl.first_round = round;
             }
             pl.rounds += 1;
+        }
+    }
+
+    /// Whether player `p` has a game or bye in `round`.
+    pub(super) fn plays_in(&self, p: usize, round: i64) -> bool {
+        match round_bit(round) {
+            Some(bit) => self.players[p].in_rounds & bit != 0,
+            None => self.seen_far.contains(&(p, round)),
         }
     }
 
@@ -325,7 +349,8 @@ impl<'s> Rows<'s> {
                 (Cow::Owned(format!("{hw}-{aw}-{dr}")), s1.join(s3))
             }
         };
-        self.rounds[idx].games.push(GameRow {
+        self.rounds[idx].games.push(self.games.len());
+        self.games.push(GameRow {
             home,
             home_span: home_cell.span,
             away: away_p,
@@ -336,4 +361,9 @@ impl<'s> Rows<'s> {
         });
         Ok(())
     }
+}
+
+/// Round `r`'s bit in `Player::in_rounds`, for rounds 1 to 64.
+fn round_bit(r: i64) -> Option<u64> {
+    (1..=64).contains(&r).then(|| 1 << (r - 1))
 }
