@@ -405,6 +405,7 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
     while records.next_into(&mut cells) {
         rows.row(&cells)?;
     }
+    rows.done();
     let (empty_counts, first_empty) = (rows.empty_counts, rows.first_empty.take());
     if let Some(first) = first_empty {
         let more = match empty_counts {

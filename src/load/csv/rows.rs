@@ -48,10 +48,21 @@ pub(super) struct Player {
     pub(super) span: Span,
     /// `drop` row: the round after which the player dropped, and where.
     pub(super) dropped: Option<(i64, Span)>,
-    /// In how many rounds the player has a game or bye.
+    /// In how many rounds the player has a game or bye (once all rows are
+    /// read: `Rows::done`).
     pub(super) rounds: usize,
     /// The first of them.
     pub(super) first_round: i64,
+}
+
+/// The rounds a player has a game or bye in, as rows are read: kept apart
+/// from `Player`, small, as each row looks its players' up.
+#[derive(Clone, Copy, Default)]
+struct Seen {
+    /// In how many rounds.
+    rounds: usize,
+    /// The first of them.
+    first_round: i64,
     /// Of those rounds, rounds 1 to 64: bit `r - 1` for round `r` (the
     /// others are in `Rows::seen_far`).
     in_rounds: u64,
@@ -98,8 +109,10 @@ pub(super) struct Rows<'s> {
     pub(super) rounds: Vec<Round>,
     /// The games of all rounds, in the order of their rows.
     pub(super) games: Vec<GameRow<'s>>,
+    /// By player.
+    seen: Vec<Seen>,
     /// (player, round) for each game or bye in a round not in 1 to 64
-    /// (see `Player::in_rounds`).
+    /// (see `Seen::in_rounds`).
     seen_far: HashSet<(usize, i64)>,
     /// Game rows with one games-won cell empty: counted, the first named.
     pub(super) empty_counts: usize,
@@ -140,6 +153,7 @@ impl<'s> Rows<'s> {
             players: Vec::with_capacity(rows / 2),
             rounds: Vec::new(),
             games: Vec::with_capacity(rows),
+            seen: Vec::with_capacity(rows / 2),
             seen_far: HashSet::default(),
             empty_counts: 0,
             first_empty: None,
@@ -163,7 +177,7 @@ impl<'s> Rows<'s> {
             }
         }
         let k = name_key(&cell.text);
-        let players = &mut self.players;
+        let (players, seen) = (&mut self.players, &mut self.seen);
         let p = *self.by_key.entry(k).or_insert_with_key(|k| {
             players.push(Player {
                 name: cell.text.to_string(),
@@ -172,8 +186,8 @@ impl<'s> Rows<'s> {
                 dropped: None,
                 rounds: 0,
                 first_round: 0,
-                in_rounds: 0,
             });
+            seen.push(Seen::default());
             players.len() - 1
         });
         // Players stay below the input's size in bytes (a u32).
@@ -191,7 +205,7 @@ impl<'s> Rows<'s> {
 
     /// Player `p` has a game or bye in `round`.
     fn appear(&mut self, p: usize, round: i64) {
-        let pl = &mut self.players[p];
+        let pl = &mut self.seen[p];
         let new = match round_bit(round) {
             Some(bit) => {
                 let new = pl.in_rounds & bit == 0;
@@ -208,10 +222,17 @@ impl<'s> Rows<'s> {
         }
     }
 
+    /// After the last row: each player's rounds.
+    pub(super) fn done(&mut self) {
+        for (p, s) in self.players.iter_mut().zip(&self.seen) {
+            (p.rounds, p.first_round) = (s.rounds, s.first_round);
+        }
+    }
+
     /// Whether player `p` has a game or bye in `round`.
     pub(super) fn plays_in(&self, p: usize, round: i64) -> bool {
         match round_bit(round) {
-            Some(bit) => self.players[p].in_rounds & bit != 0,
+            Some(bit) => self.seen[p].in_rounds & bit != 0,
             None => self.seen_far.contains(&(p, round)),
         }
     }
