@@ -1,10 +1,11 @@
-//! A match list's event read in one pass, without the value tree: its header and players written as native JSON, its games and byes handed over by player index (`native::Matches`).
+//! A match list's event read in one pass, without the value tree: its header written as native JSON, its players, games and byes handed over (`native::Matches`).
 //!
 //! The tree (`load_csv`'s fallback, `tree`) is the reference: the head
-//! written here holds the keys and values the tree's `event` and
-//! `participants` hold, in the same order, and the games and byes are
-//! those of its rounds (`home`, `away`, `result`; `id`, `type: pairing`),
-//! in the same order. The one-pass reader gives up on anything it would
+//! written here holds the keys and values the tree's `event` holds, in the
+//! same order; the players are its `participants` (`id`, `withdrawn_after`;
+//! the names are all different, as `Rows` finds players by name), and the
+//! games and byes those of its rounds (`home`, `away`, `result`; `id`,
+//! `type: pairing`), in the same order. The one-pass reader gives up on anything it would
 //! report, and `load_csv` then builds the tree.
 
 use super::{GameRow, Player, Round};
@@ -22,8 +23,7 @@ pub(super) fn event(
     rounds: &[Round],
     threads: usize,
 ) -> Option<Event> {
-    let names_len: usize = players.iter().map(|p| p.name.len()).sum();
-    let mut out = String::with_capacity(names_len + 40 * players.len() + 256);
+    let mut out = String::with_capacity(256);
     out.push_str("{\"event\":{");
     for (i, (k, n)) in event_items.iter().enumerate() {
         if i > 0 {
@@ -37,21 +37,9 @@ pub(super) fn event(
             _ => return None,
         }
     }
-    out.push_str("},\"participants\":[");
-    for (i, p) in players.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"id\":");
-        string(&mut out, &p.name);
-        if let Some((r, _)) = p.dropped {
-            out.push_str(",\"withdrawn_after\":");
-            out.push_str(&r.to_string());
-        }
-        out.push('}');
-    }
-    out.push_str("]}");
-    let mut m = Matches::new(&out)?;
+    out.push_str("}}");
+    let participants = players.iter().map(|p| (&*p.name, p.dropped.map(|d| d.0)));
+    let mut m = Matches::new(&out, participants)?;
     for r in rounds {
         // A game's place is the start of its row: the line of the units a
         // card result gives.
