@@ -21,8 +21,12 @@
 //!
 //! Files saved by a spreadsheet are read as they come: a UTF-8 byte-order
 //! mark is skipped, CRLF line ends are read, and a header with `;` (or tabs)
-//! and no `,` sets the separator. The records are split by the `csv` crate;
-//! this module only finds where each cell stands, for diagnostics.
+//! and no `,` sets the separator. The records are split by the `csv` crate
+//! (this module finds where each cell stands, for diagnostics) or, in a
+//! file with no quote, in one pass by `plain`; `rows` reads them one at a
+//! time into players, rounds, games and byes. A valid list then goes to
+//! the one-pass reader (`json`); anything it gives up on is built through
+//! the value tree (`tree`, the reference, which gives every diagnostic).
 //!
 //! Names: a player is the same whatever the case and spacing of their name
 //! (`Alice`, `alice `, `ALICE`); the first spelling is kept as id and

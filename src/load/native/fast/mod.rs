@@ -28,7 +28,8 @@
 //!
 //! The parts: `lex` (strict JSON tokens and typed values, participant ids),
 //! `recs` (the compact game and bye records, and the entries made from
-//! them); this file reads the schema's tables.
+//! them), `toml_json` (plain TOML as JSON text), `matches` (a match list
+//! handed over without text: CSV); this file reads the schema's tables.
 
 mod lex;
 mod matches;
