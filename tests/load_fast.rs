@@ -244,6 +244,9 @@ fn toml_lines_of_data_names_are_the_tree_paths() {
     assert!(toml_agrees("cards.toml", cards));
 }
 
+/// How a player (by number) is written in a round's rows.
+type Naming = dyn Fn(usize, i64) -> String;
+
 /// A CSV match list: `players` players over `rounds` (in that order in the
 /// file), paired by a simple generator from `seed`, an odd one out given a
 /// bye (every other one as `bye` in the result column), each third game
@@ -254,7 +257,7 @@ fn match_list(
     players: usize,
     rounds: &[i64],
     seed: u64,
-    name: &dyn Fn(usize, i64) -> String,
+    name: &Naming,
 ) -> String {
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
     let mut next = |n: usize| {
@@ -312,7 +315,7 @@ fn generated_match_lists_load_as_the_tree_path_does() {
     };
     // Quoted names: the `csv` crate splits the records.
     let quoted = |p: usize, _: i64| format!("\"Player, {p}\"");
-    let names: [(&str, &dyn Fn(usize, i64) -> String); 6] = [
+    let names: [(&str, &Naming); 6] = [
         ("plain", &plain),
         ("respelt", &respelt),
         ("long", &long),

@@ -232,7 +232,7 @@ pub fn load_csv_tree(src: &Source) -> Result<crate::model::Event, Diag> {
 /// quotes split without the `csv` crate); anything the one-pass reader
 /// gives up on is built through the value tree, which gives the
 /// diagnostics.
-fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model::Event, Diag> {
+fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event, Diag> {
     if src.text.len() > MAX_CSV_BYTES {
         return Err(Diag::error(
             codes::LOAD_TOO_LARGE,
