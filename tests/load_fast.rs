@@ -253,12 +253,7 @@ type Naming = dyn Fn(usize, i64) -> String;
 /// written home and away as won-lost-drawn numbers, one player dropping
 /// after the first round. `name` gives each player's name as written in a
 /// row (the player, the round).
-fn match_list(
-    players: usize,
-    rounds: &[i64],
-    seed: u64,
-    name: &Naming,
-) -> String {
+fn match_list(players: usize, rounds: &[i64], seed: u64, name: &Naming) -> String {
     let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
     let mut next = |n: usize| {
         x = x
