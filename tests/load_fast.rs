@@ -243,3 +243,108 @@ fn toml_lines_of_data_names_are_the_tree_paths() {
     let cards = "[event]\nsport = \"cards\"\n[[participants]]\nid = \"a\"\n[[participants]]\nid = \"b\"\n[[rounds]]\n[[rounds.games]]\nhome = \"a\"\naway = \"b\"\nresult = \"2-1-0\"\n";
     assert!(toml_agrees("cards.toml", cards));
 }
+
+/// How a player (by number) is written in a round's rows.
+type Naming = dyn Fn(usize, i64) -> String;
+
+/// A CSV match list: `players` players over `rounds` (in that order in the
+/// file), paired by a simple generator from `seed`, an odd one out given a
+/// bye (every other one as `bye` in the result column), each third game
+/// written home and away as won-lost-drawn numbers, one player dropping
+/// after the first round. `name` gives each player's name as written in a
+/// row (the player, the round).
+fn match_list(players: usize, rounds: &[i64], seed: u64, name: &Naming) -> String {
+    let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+    let mut next = |n: usize| {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (x >> 33) as usize % n
+    };
+    let mut out = String::from("round,home,away,result,home_wins,away_wins\n");
+    for (k, &r) in rounds.iter().enumerate() {
+        // The player who dropped after the first round plays no more.
+        let mut order: Vec<usize> = (0..players).filter(|&p| k == 0 || p != 3).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, next(i + 1));
+        }
+        for pair in order.chunks(2) {
+            let home = name(pair[0], r);
+            match pair {
+                [_, b] if next(3) == 0 => {
+                    let (w, l) = (next(3), next(3));
+                    out += &format!("{r},{home},{},,{w},{l}\n", name(*b, r));
+                }
+                [_, b] => {
+                    let result = ["2-0-0", "0-2-0", "1-1-1", "2-1-0"][next(4)];
+                    out += &format!("{r},{home},{},{result}\n", name(*b, r));
+                }
+                _ if r % 2 == 0 => out += &format!("{r},{home},,bye\n"),
+                _ => out += &format!("{r},{home},,\n"),
+            }
+        }
+        if k == 0 && players > 3 {
+            out += &format!("{r},{},drop\n", name(3, r));
+        }
+    }
+    out
+}
+
+#[test]
+fn generated_match_lists_load_as_the_tree_path_does() {
+    let plain = |p: usize, _: i64| format!("Player {p}");
+    // The same player spelt in other cases and spacing in later rounds.
+    let respelt = |p: usize, r: i64| match (p % 3, r % 2) {
+        (0, 0) => format!("  PLAYER   {p} "),
+        (1, 1) => format!("player {p}"),
+        _ => format!("Player {p}"),
+    };
+    // Names longer than the players' map holds in itself, and names of
+    // several bytes a letter.
+    let long = |p: usize, _: i64| format!("Player number {p} of the long names club");
+    let accented = |p: usize, _: i64| format!("Jürgen Ørsted Ša {p}");
+    // One name misspelt in one round: a similar-name warning.
+    let misspelt = |p: usize, r: i64| match (p, r) {
+        (5, 2) => "Plaeyr 5".to_string(),
+        _ => format!("Player {p}"),
+    };
+    // Quoted names: the `csv` crate splits the records.
+    let quoted = |p: usize, _: i64| format!("\"Player, {p}\"");
+    let names: [(&str, &Naming); 6] = [
+        ("plain", &plain),
+        ("respelt", &respelt),
+        ("long", &long),
+        ("accented", &accented),
+        ("misspelt", &misspelt),
+        ("quoted", &quoted),
+    ];
+    let rounds: [&[i64]; 5] = [
+        &[1, 2, 3, 4, 5],
+        // Out of order, and past the 64 rounds kept as bits.
+        &[3, 1, 2],
+        &[1, 2, 63, 64, 65, 90],
+        // A round given twice: its players play twice in it.
+        &[1, 2, 2],
+        &[0, 1],
+    ];
+    for (label, name) in names {
+        for (k, rounds) in rounds.iter().enumerate() {
+            for (players, seed) in [(9, 1), (40, 2), (301, 3)] {
+                let text = match_list(players, rounds, seed, name);
+                csv_agrees(&format!("{label} rounds {k} {players}"), &text);
+                csv_agrees(
+                    &format!("{label} rounds {k} {players} CRLF"),
+                    &text.replace('\n', "\r\n"),
+                );
+            }
+        }
+    }
+    // The one-pass path is taken where it can be: a generated list loads
+    // with a similar-name warning where a name is misspelt.
+    let text = match_list(40, &[1, 2, 3], 2, &misspelt);
+    let ev = load_csv(&Source::new("m.csv", text)).expect("loads");
+    assert!(ev
+        .warnings
+        .iter()
+        .any(|w| format!("{w:?}").contains("Plaeyr 5")));
+}

@@ -21,8 +21,12 @@
 //!
 //! Files saved by a spreadsheet are read as they come: a UTF-8 byte-order
 //! mark is skipped, CRLF line ends are read, and a header with `;` (or tabs)
-//! and no `,` sets the separator. The records are split by the `csv` crate;
-//! this module only finds where each cell stands, for diagnostics.
+//! and no `,` sets the separator. The records are split by the `csv` crate
+//! (this module finds where each cell stands, for diagnostics) or, in a
+//! file with no quote, in one pass by `plain`; `rows` reads them one at a
+//! time into players, rounds, games and byes. A valid list then goes to
+//! the one-pass reader (`json`); anything it gives up on is built through
+//! the value tree (`tree`, the reference, which gives every diagnostic).
 //!
 //! Names: a player is the same whatever the case and spacing of their name
 //! (`Alice`, `alice `, `ALICE`); the first spelling is kept as id and
@@ -45,6 +49,40 @@ type HashSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 mod json;
 mod plain;
+mod rows;
+
+use rows::{Columns, GameRow, Player, Round, Rows};
+
+/// The records of the file, header first: split in one pass as they are
+/// read, or all split first by the `csv` crate.
+enum Records<'s> {
+    Plain(plain::Records<'s>),
+    Crate(std::vec::IntoIter<Vec<Cell<'s>>>),
+}
+
+impl<'s> Records<'s> {
+    /// The next record's cells, in `cells`; `false` after the last.
+    fn next_into(&mut self, cells: &mut Vec<Cell<'s>>) -> bool {
+        match self {
+            Records::Plain(p) => p.next_into(cells),
+            Records::Crate(records) => match records.next() {
+                Some(next) => {
+                    *cells = next;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
+    /// About how many records there are (no fewer).
+    fn len(&self) -> usize {
+        match self {
+            Records::Plain(p) => p.lines,
+            Records::Crate(records) => records.len(),
+        }
+    }
+}
 
 /// Largest CSV file read (the loaders' common limit).
 pub const MAX_CSV_BYTES: usize = super::limits::MAX_INPUT_BYTES;
@@ -60,34 +98,6 @@ pub const UNKNOWN_COLUMN: &str = codes::LOAD_CSV_UNKNOWN_COLUMN;
 struct Cell<'a> {
     text: Cow<'a, str>,
     span: Span,
-}
-
-/// A round of the list: its number, where it is first written, its games
-/// and byes in the order of their rows.
-struct Round<'a> {
-    number: i64,
-    span: Span,
-    games: Vec<GameRow<'a>>,
-    byes: Vec<ByeRow>,
-}
-
-/// A game's row: the players (indexes in the players), the result (as the
-/// native format writes it) and where each is written.
-struct GameRow<'a> {
-    home: usize,
-    home_span: Span,
-    away: usize,
-    away_span: Span,
-    result: Cow<'a, str>,
-    result_span: Span,
-    row: Span,
-}
-
-/// A bye's row: the player and where it is written.
-struct ByeRow {
-    who: usize,
-    id_span: Span,
-    row: Span,
 }
 
 /// Where each cell of the record starting at `pos` stands in `text`: the
@@ -165,26 +175,6 @@ fn err(src: &Source, span: Span, msg: impl Into<String>, help: &str) -> Diag {
         .with_help(help)
 }
 
-/// The key that identifies a player: case and spacing do not count
-/// (`" Alice  Smith"` and `"alice smith"` are one player).
-fn name_key(name: &str) -> String {
-    let mut key = String::with_capacity(name.len());
-    for word in name.split_whitespace() {
-        if !key.is_empty() {
-            key.push(' ');
-        }
-        key.push_str(word);
-    }
-    // Most names are ASCII, lowered in place; `to_lowercase` knows the
-    // rest (a final sigma lowers differently from one inside a word).
-    if key.is_ascii() {
-        key.make_ascii_lowercase();
-        key
-    } else {
-        key.to_lowercase()
-    }
-}
-
 /// How far apart a header cell may be from a column name of `len`
 /// characters and still look like it misspelt.
 fn similar_limit(len: usize) -> usize {
@@ -242,7 +232,7 @@ pub fn load_csv_tree(src: &Source) -> Result<crate::model::Event, Diag> {
 /// quotes split without the `csv` crate); anything the one-pass reader
 /// gives up on is built through the value tree, which gives the
 /// diagnostics.
-fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model::Event, Diag> {
+fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event, Diag> {
     if src.text.len() > MAX_CSV_BYTES {
         return Err(Diag::error(
             codes::LOAD_TOO_LARGE,
@@ -325,19 +315,16 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
     } else {
         None
     };
-    let records = match plain {
-        Some(records) => records,
-        None => crate_records(src, header_start, delim)?,
+    let mut records = match plain {
+        Some(records) => Records::Plain(records),
+        None => Records::Crate(crate_records(src, header_start, delim)?.into_iter()),
     };
-    let mut records = records.into_iter();
-    let header: Vec<(String, Span)> = records
-        .next()
-        .map(|cs| {
-            cs.into_iter()
-                .map(|c| (c.text.to_lowercase(), c.span))
-                .collect()
-        })
-        .unwrap_or_default();
+    let mut cells = Vec::new();
+    records.next_into(&mut cells);
+    let header: Vec<(String, Span)> = cells
+        .iter()
+        .map(|c| (c.text.to_lowercase(), c.span))
+        .collect();
     let col = |names: &[&str]| header.iter().position(|(h, _)| names.contains(&h.as_str()));
     let round_c = col(&["round"]);
     let home_c = col(&["home", "player", "player1"]);
@@ -409,226 +396,21 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
         ));
     }
 
-    // Players by name key, rounds by number: one look-up per cell.
-    // Sized for the rows: growing them row by row costs more than filling.
-    let rows = records.len();
-    let mut players: Vec<Player> = Vec::new();
-    let mut by_key: HashMap<String, usize> = HashMap::default();
-    let mut seen_in: HashSet<(usize, i64)> =
-        HashSet::with_capacity_and_hasher(2 * rows, Default::default());
-    // Game rows with one games-won cell empty: counted, the first named.
-    let mut empty_counts = 0usize;
-    let mut first_empty: Option<String> = None;
-    let mut rounds: Vec<Round> = Vec::new();
-    let mut round_ix: HashMap<i64, usize> = HashMap::default();
-    // The players by the text of a cell naming them: most rows spell a
-    // name as the rows before did, and this spares making its key.
-    let mut by_text: HashMap<&'s str, usize> =
-        HashMap::with_capacity_and_hasher(rows, Default::default());
-    let mut player = |cell: &Cell<'s>, players: &mut Vec<Player>| -> usize {
-        if let Cow::Borrowed(t) = cell.text {
-            if let Some(&p) = by_text.get(t) {
-                return p;
-            }
-        }
-        let k = name_key(&cell.text);
-        let p = *by_key.entry(k).or_insert_with_key(|k| {
-            players.push(Player {
-                name: cell.text.to_string(),
-                key: k.clone(),
-                span: cell.span,
-                dropped: None,
-                rounds: 0,
-                first_round: 0,
-            });
-            players.len() - 1
-        });
-        if let Cow::Borrowed(t) = cell.text {
-            by_text.insert(t, p);
-        }
-        p
+    let cols = Columns {
+        round: round_c,
+        home: home_c,
+        away: away_c,
+        result: result_c,
+        home_wins: hw_c,
+        away_wins: aw_c,
+        draws: dr_c,
     };
-    let mut appear = |p: usize, round: i64, players: &mut Vec<Player>| {
-        if seen_in.insert((p, round)) {
-            let pl = &mut players[p];
-            if pl.rounds == 0 {
-                pl.first_round = round;
-            }
-            pl.rounds += 1;
-        }
-    };
-    for cs in records {
-        let row_span = cs
-            .first()
-            .map(|c| c.span)
-            .unwrap_or_default()
-            .join(cs.last().map(|c| c.span).unwrap_or_default());
-        let get = |i: Option<usize>| i.and_then(|i| cs.get(i));
-        let round_cell = get(Some(round_c))
-            .filter(|c| !c.text.is_empty())
-            .ok_or_else(|| {
-                err(
-                    src,
-                    row_span,
-                    "this row has no `round` cell",
-                    "every row needs a round number",
-                )
-            })?;
-        let round: i64 = round_cell.text.parse().map_err(|_| {
-            err(
-                src,
-                round_cell.span,
-                format!("`{}` is not a round number", round_cell.text),
-                "write a whole number such as 3",
-            )
-        })?;
-        let home_cell = get(Some(home_c))
-            .filter(|c| !c.text.is_empty())
-            .ok_or_else(|| {
-                err(
-                    src,
-                    row_span,
-                    "this row names no home player",
-                    "fill in the `home` column",
-                )
-            })?;
-        let home = player(home_cell, &mut players);
-        let away_cell = get(away_c).filter(|c| !c.text.is_empty());
-        let result = get(result_c).filter(|c| !c.text.is_empty());
-        let is = |c: Option<&Cell>, w: &str| c.is_some_and(|c| c.text.eq_ignore_ascii_case(w));
-        // `drop`: the home player dropped after this round. The row is a
-        // marker, not a game: the player's game this round is its own row.
-        if is(away_cell, "drop") || is(result, "drop") {
-            let marker = if is(away_cell, "drop") {
-                away_cell
-            } else {
-                result
-            };
-            let marker_span = marker.map_or(row_span, |c| c.span);
-            if let Some(a) = away_cell.filter(|_| !is(away_cell, "drop")) {
-                return Err(err(
-                    src,
-                    a.span,
-                    "a `drop` row names an opponent",
-                    "a drop is a row of its own: `round,player,drop`; record the game in another row",
-                ));
-            }
-            if round < 1 {
-                return Err(err(
-                    src,
-                    round_cell.span,
-                    "a drop after round 0",
-                    "a player who never played is simply left out of the list",
-                ));
-            }
-            let p = &mut players[home];
-            if let Some((r0, s0)) = p.dropped {
-                let (line, _) = src.line_col(s0.start);
-                return Err(Diag::error(
-                    codes::LOAD_CSV_DROPPED_TWICE,
-                    format!(
-                        "`{}` is recorded as dropping twice (after rounds {r0} and {round})",
-                        p.name
-                    ),
-                )
-                .at(src, marker_span, "second drop")
-                .with_help(format!(
-                    "keep one `drop` row for each player (the other is on line {line})"
-                )));
-            }
-            p.dropped = Some((round, marker_span));
-            continue;
-        }
-        appear(home, round, &mut players);
-        let idx = *round_ix.entry(round).or_insert_with(|| {
-            rounds.push(Round {
-                number: round,
-                span: round_cell.span,
-                games: Vec::new(),
-                byes: Vec::new(),
-            });
-            rounds.len() - 1
-        });
-        let away = away_cell.filter(|c| !c.text.eq_ignore_ascii_case("bye"));
-        if away.is_none() || is(result, "bye") {
-            rounds[idx].byes.push(ByeRow {
-                who: home,
-                id_span: home_cell.span,
-                row: row_span,
-            });
-            continue;
-        }
-        let away = away.ok_or_else(|| err(src, row_span, "no opponent", "fill in `away`"))?;
-        let away_p = player(away, &mut players);
-        appear(away_p, round, &mut players);
-        let (res_text, res_span) = match result {
-            Some(r) => (r.text.clone(), r.span),
-            None => {
-                // A game with neither games-won cell filled has no result
-                // yet (a round exported before its results were entered):
-                // read as 0-0 it would be a drawn match for both.
-                let blank = |c: Option<&Cell>| c.is_none_or(|c| c.text.is_empty());
-                if blank(get(hw_c)) && blank(get(aw_c)) {
-                    return Err(Diag::error(
-                        codes::LOAD_CSV_NO_RESULT,
-                        format!(
-                            "round {round}: {} v {} has no result: both games-won cells are empty",
-                            home_cell.text, away.text
-                        ),
-                    )
-                    .at(src, row_span, "no result")
-                    .with_help(
-                        "enter the games won (0 where a player won none), or leave the row out until the game is played",
-                    ));
-                }
-                // One empty cell beside a filled one: most likely a 0 left
-                // blank (`2,,0` for 2-0), but perhaps a result half typed.
-                for (c, col) in [(get(hw_c), "home"), (get(aw_c), "away")] {
-                    if c.is_some_and(|c| c.text.is_empty()) {
-                        empty_counts += 1;
-                        if first_empty.is_none() {
-                            let (line, _) = src.line_col(row_span.start);
-                            first_empty = Some(format!(
-                                "line {line}, round {round}: {} v {}, the {col} player's games won",
-                                home_cell.text, away.text
-                            ));
-                        }
-                    }
-                }
-                let num = |c: Option<&Cell>, what: &str| -> Result<(String, Span), Diag> {
-                    match c {
-                        Some(c) if c.text.is_empty() => Ok(("0".into(), c.span)),
-                        Some(c) => c
-                            .text
-                            .parse::<u32>()
-                            .map(|n| (n.to_string(), c.span))
-                            .map_err(|_| {
-                                err(
-                                    src,
-                                    c.span,
-                                    format!("`{}` is not a number of {what}", c.text),
-                                    "write a whole number",
-                                )
-                            }),
-                        None => Ok(("0".into(), row_span)),
-                    }
-                };
-                let (hw, s1) = num(get(hw_c), "games won")?;
-                let (aw, _) = num(get(aw_c), "games won")?;
-                let (dr, s3) = num(get(dr_c), "drawn games")?;
-                (Cow::Owned(format!("{hw}-{aw}-{dr}")), s1.join(s3))
-            }
-        };
-        rounds[idx].games.push(GameRow {
-            home,
-            home_span: home_cell.span,
-            away: away_p,
-            away_span: away.span,
-            result: res_text,
-            result_span: res_span,
-            row: row_span,
-        });
+    let mut rows = Rows::new(src, cols, records.len());
+    while records.next_into(&mut cells) {
+        rows.row(&cells)?;
     }
+    rows.done();
+    let (empty_counts, first_empty) = (rows.empty_counts, rows.first_empty.take());
     if let Some(first) = first_empty {
         let more = match empty_counts {
             1 => String::new(),
@@ -642,16 +424,27 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
             ),
         ));
     }
-    warnings.extend(similar_names(src, &players, &seen_in, rounds.len()));
+    let plays_in = |p, r| rows.plays_in(p, r);
+    warnings.extend(similar_names(
+        src,
+        &rows.players,
+        &plays_in,
+        rows.rounds.len(),
+    ));
+    let mut rounds = std::mem::take(&mut rows.rounds);
     rounds.sort_by_key(|r| r.number);
+    let (players, games) = (&rows.players, &rows.games);
     let fast_ev = if fast {
-        json::event(src, &event_items, &players, &rounds, threads)
+        json::event(src, &event_items, players, games, &rounds, threads)
     } else {
         None
     };
     let mut ev = match fast_ev {
         Some(ev) => ev,
-        None => build_from_tree(src, &tree(event_items, &players, rounds, text.len()))?,
+        None => {
+            let tree = tree(event_items, players, games, rounds, text.len());
+            build_from_tree(src, &tree)?
+        }
     };
     // The `cards` put in above is the format's default, not the file's word.
     ev.sport_declared = sport_declared;
@@ -661,7 +454,13 @@ fn load<'s>(src: &'s Source, threads: usize, fast: bool) -> Result<crate::model:
 
 /// The value tree of the list, as the native format would write it: the
 /// reference the one-pass reader (`json`) mirrors.
-fn tree(event_items: Vec<(Key, Node)>, players: &[Player], rounds: Vec<Round>, len: usize) -> Node {
+fn tree(
+    event_items: Vec<(Key, Node)>,
+    players: &[Player],
+    games: &[GameRow],
+    rounds: Vec<Round>,
+    len: usize,
+) -> Node {
     let name = |p: usize, span: Span| node(V::Str(players[p].name.clone()), span);
     let participants = players
         .iter()
@@ -676,14 +475,15 @@ fn tree(event_items: Vec<(Key, Node)>, players: &[Player], rounds: Vec<Round>, l
     let round_nodes = rounds
         .into_iter()
         .map(|r| {
-            let games = r.games.into_iter().map(|g| {
+            let games = r.games.iter().map(|&g| {
+                let g = &games[g];
                 table(
                     vec![
                         (key("home", g.home_span), name(g.home, g.home_span)),
                         (key("away", g.away_span), name(g.away, g.away_span)),
                         (
                             key("result", g.result_span),
-                            node(V::Str(g.result.into_owned()), g.result_span),
+                            node(V::Str(g.result.to_string()), g.result_span),
                         ),
                     ],
                     g.row,
@@ -795,22 +595,6 @@ fn crate_records(src: &Source, header_start: usize, delim: u8) -> Result<Vec<Vec
     Ok(records)
 }
 
-/// A player named in the list.
-struct Player {
-    /// The first spelling: id and display name.
-    name: String,
-    /// [`name_key`] of it.
-    key: String,
-    /// Where it is first written.
-    span: Span,
-    /// `drop` row: the round after which the player dropped, and where.
-    dropped: Option<(i64, Span)>,
-    /// In how many rounds the player has a game or bye.
-    rounds: usize,
-    /// The first of them.
-    first_round: i64,
-}
-
 /// Warnings for names that appear in one round only while a name one edit
 /// from it (a letter changed, added or left out, or two neighbours swapped)
 /// has no game or bye in that round: most likely one player, misspelt once
@@ -827,7 +611,7 @@ struct Player {
 fn similar_names(
     src: &Source,
     players: &[Player],
-    seen_in: &HashSet<(usize, i64)>,
+    plays_in: &dyn Fn(usize, i64) -> bool,
     rounds: usize,
 ) -> Vec<Warning> {
     const CROWD: usize = 32;
@@ -866,7 +650,7 @@ fn similar_names(
     lone_rounds.sort_unstable();
     lone_rounds.dedup();
     let in_every_lone_round =
-        |j: usize| lone_rounds.len() <= 8 && lone_rounds.iter().all(|&r| seen_in.contains(&(j, r)));
+        |j: usize| lone_rounds.len() <= 8 && lone_rounds.iter().all(|&r| plays_in(j, r));
     // For each one-round name, the nearest other name absent in its round
     // (the first in the file among equals).
     let mut best: HashMap<usize, (usize, usize)> = HashMap::default();
@@ -882,7 +666,7 @@ fn similar_names(
             };
             for &i in cands {
                 let p = &players[i];
-                if i == j || seen_in.contains(&(j, p.first_round)) {
+                if i == j || plays_in(j, p.first_round) {
                     continue;
                 }
                 let d = crate::text::edit_distance(&p.key, &q.key);

@@ -40,6 +40,9 @@ mod game;
 pub mod schema;
 mod tree;
 
+/// The one-pass reader fed a match list by participant index (CSV).
+pub(in crate::load) use fast::Matches;
+
 use build::build;
 pub(super) use build::build_from_tree;
 use tree::JsonScan;
@@ -173,17 +176,6 @@ pub fn load_json_fast(source: &Source) -> Option<Event> {
 pub fn load_json_tree(source: &Source) -> Result<Event, Diag> {
     check_size(source)?;
     json_tree(source)
-}
-
-/// The one-pass reader on native JSON text that another format was
-/// rewritten into (CSV), the data names given the lines `line_of` finds
-/// in the original file: `None` where it leaves the file to the tree path.
-pub(in crate::load) fn load_text_noting_lines(
-    json: &str,
-    threads: usize,
-    line_of: &dyn Fn(usize) -> Option<usize>,
-) -> Option<Event> {
-    fast::load_noting_lines(json, threads, line_of)
 }
 
 fn json_tree(source: &Source) -> Result<Event, Diag> {

@@ -24,6 +24,15 @@ pub(super) struct Seq {
 }
 
 impl<'a> Lex<'a> {
+    /// A cursor at the start of `text`.
+    pub(super) fn new(text: &'a str) -> Self {
+        Lex {
+            text,
+            b: text.as_bytes(),
+            i: 0,
+        }
+    }
+
     pub(super) fn ws(&mut self) {
         while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.b.get(self.i) {
             self.i += 1;

@@ -28,9 +28,11 @@
 //!
 //! The parts: `lex` (strict JSON tokens and typed values, participant ids),
 //! `recs` (the compact game and bye records, and the entries made from
-//! them); this file reads the schema's tables.
+//! them), `toml_json` (plain TOML as JSON text), `matches` (a match list
+//! handed over without text: CSV); this file reads the schema's tables.
 
 mod lex;
+mod matches;
 mod recs;
 mod toml_json;
 
@@ -49,17 +51,19 @@ use recs::{ByeRec, Extra, GameRec, Recs, DERIVED, DRAW, LOSS, NO_EXTRA, NO_GAMES
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
+pub(in crate::load) use matches::Matches;
+
 /// Read a whole native JSON event with at most `threads` threads, or `None`
 /// to leave it to the tree path. The event never depends on `threads`.
 pub(super) fn load(text: &str, threads: usize) -> Option<Event> {
     read(text, threads, None)
 }
 
-/// [`load`] for a text rewritten from another format (TOML, CSV): the event's
+/// [`load`] for a text rewritten from another format (TOML): the event's
 /// data names also get the lines the tree path gives them, `line_of` turning
 /// the byte offset in `text` where each is first read into the line in the
 /// original file. (JSON's own one-pass reader has never given lines.)
-pub(super) fn load_noting_lines(
+fn load_noting_lines(
     text: &str,
     threads: usize,
     line_of: &dyn Fn(usize) -> Option<usize>,
@@ -86,33 +90,10 @@ fn read(
     threads: usize,
     line_of: Option<&dyn Fn(usize) -> Option<usize>>,
 ) -> Option<Event> {
-    let mut lx = Lex {
-        text,
-        b: text.as_bytes(),
-        i: 0,
-    };
-    let mut r = Reader {
-        ev: Event::new("", Sport::Chess, System::Swiss, 0),
-        primary: None,
-        ids: Ids::default(),
-        last: Vec::new(),
-        serial: 0,
-        round: 0,
-        max_round: 0,
-        disagree: Vec::new(),
-        decisions: Vec::new(),
-        results: Vec::new(),
-        interned: [false; 3],
-        recs: Recs::default(),
-        firsts: line_of.map(|_| Firsts::default()),
-    };
+    let mut lx = Lex::new(text);
+    let mut r = Reader::new(line_of.is_some());
     r.root(&mut lx)?;
-    let firsts = r.firsts.take();
-    let mut ev = r.finish(threads)?;
-    if let (Some(f), Some(line_of), Some(names)) = (firsts, line_of, &mut ev.data_names) {
-        f.give_lines(names, line_of);
-    }
-    Some(ev)
+    r.done(threads, line_of)
 }
 
 /// Where each data name is first read: a byte offset in the text, as the
@@ -157,7 +138,7 @@ struct Reader<'a> {
     max_round: u32,
     /// Games of the round object being read whose points disagree with the
     /// result: (game, points, result) for the warning.
-    disagree: Vec<(usize, [Num; 2], Cow<'a, str>)>,
+    disagree: Vec<(usize, [Num; 2], String)>,
     /// Decisions, read whenever they come and looked up at the end:
     /// (participant ids in order, reason).
     decisions: Vec<(Vec<Cow<'a, str>>, String)>,
@@ -171,6 +152,41 @@ struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A reader before the text; `noting_lines`: note where each data name
+    /// is first read.
+    fn new(noting_lines: bool) -> Self {
+        Reader {
+            ev: Event::new("", Sport::Chess, System::Swiss, 0),
+            primary: None,
+            ids: Ids::default(),
+            last: Vec::new(),
+            serial: 0,
+            round: 0,
+            max_round: 0,
+            disagree: Vec::new(),
+            decisions: Vec::new(),
+            results: Vec::new(),
+            interned: [false; 3],
+            recs: Recs::default(),
+            firsts: noting_lines.then(Firsts::default),
+        }
+    }
+
+    /// [`Reader::finish`], and the lines of the data names where `line_of`
+    /// is given.
+    fn done(
+        mut self,
+        threads: usize,
+        line_of: Option<&dyn Fn(usize) -> Option<usize>>,
+    ) -> Option<Event> {
+        let firsts = self.firsts.take();
+        let mut ev = self.finish(threads)?;
+        if let (Some(f), Some(line_of), Some(names)) = (firsts, line_of, &mut ev.data_names) {
+            f.give_lines(names, line_of);
+        }
+        Some(ev)
+    }
+
     fn root(&mut self, lx: &mut Lex<'a>) -> Option<()> {
         let mut s = lx.object()?;
         let mut seen = 0;
@@ -319,9 +335,7 @@ impl<'a> Reader<'a> {
     }
 
     fn rounds(&mut self, lx: &mut Lex<'a>) -> Option<()> {
-        let sc = self.ev.scoring;
-        self.recs.nums = vec![sc.win, sc.draw, sc.loss, Num::ONE];
-        self.last = vec![0; self.ev.participants.len()];
+        self.start_rounds();
         let mut s = lx.array()?;
         let mut position = 0usize;
         while lx.more(&mut s)? {
@@ -331,12 +345,18 @@ impl<'a> Reader<'a> {
         Some(())
     }
 
+    /// Before the first round: the event's header and participants are read.
+    fn start_rounds(&mut self) {
+        let sc = self.ev.scoring;
+        self.recs.nums = vec![sc.win, sc.draw, sc.loss, Num::ONE];
+        self.last = vec![0; self.ev.participants.len()];
+    }
+
     /// `read_round`. `round` and `session` may come after the games and
     /// byes (keys in name order put them last), so the records are given
     /// their round and session, and the points warnings written, at the end.
     fn read_round(&mut self, lx: &mut Lex<'a>, position: usize) -> Option<()> {
-        let (games, byes) = (self.recs.games.len(), self.recs.byes.len());
-        self.serial += 1;
+        let start = self.start_round();
         let mut s = lx.object()?;
         let mut seen = 0;
         let (mut round, mut session) = (None, 1);
@@ -368,6 +388,19 @@ impl<'a> Reader<'a> {
             }
         }
         let r = round.unwrap_or(u32::try_from(position + 1).unwrap_or(u32::MAX));
+        self.end_round(start, r, session)
+    }
+
+    /// A round object begins: where its games and byes will start.
+    fn start_round(&mut self) -> (usize, usize) {
+        self.serial += 1;
+        (self.recs.games.len(), self.recs.byes.len())
+    }
+
+    /// The end of `read_round` for round `r` (session `session`), whose
+    /// games and byes start at `start` (from [`Reader::start_round`]).
+    fn end_round(&mut self, start: (usize, usize), r: u32, session: u32) -> Option<()> {
+        let (games, byes) = start;
         let declared = self.ev.rounds;
         if r == 0 || r > MAX_ROUNDS || (declared > 0 && r > declared) {
             return None;
@@ -491,10 +524,33 @@ impl<'a> Reader<'a> {
                 _ => return None,
             }
         }
-        let (home, away) = (home?, away?);
+        let units = Units {
+            written: &units,
+            at: &unit_at,
+        };
+        self.add_game(open, home?, away?, result.as_deref(), points, weight, units)
+    }
+
+    /// The end of `read_game`: the game read at `open` between `home` and
+    /// `away`, with its fields.
+    #[allow(clippy::too_many_arguments)] // the fields of a game
+    fn add_game(
+        &mut self,
+        open: usize,
+        home: Pid,
+        away: Pid,
+        result: Option<&str>,
+        points: Option<[Num; 2]>,
+        weight: Option<Num>,
+        units: Units<'_, 'a>,
+    ) -> Option<()> {
+        let Units {
+            written: units,
+            at: unit_at,
+        } = units;
         self.appear(home)?;
         self.appear(away)?;
-        let parsed = match &result {
+        let parsed = match result {
             Some(s) => Some(self.result(s)?),
             None => None,
         };
@@ -517,7 +573,7 @@ impl<'a> Reader<'a> {
             }
         }
         let at = self.recs.game_units.len() as u32;
-        for ((name, pair), at) in units.iter().zip(&unit_at) {
+        for ((name, pair), at) in units.iter().zip(unit_at) {
             let u = self.unit(name, *at)?;
             self.recs.game_units.push((u, *pair));
         }
@@ -534,11 +590,11 @@ impl<'a> Reader<'a> {
             Outcome::Loss => LOSS,
         };
         let (pts, outcomes) = if let Some(p) = points {
-            if let (Some((h, a)), Some(text)) = (result_outcomes, &result) {
+            if let (Some((h, a)), Some(text)) = (result_outcomes, result) {
                 let by_points = compare(p[0], p[1]);
                 if h == flip(a) && by_points != h && status_h == Status::Played {
                     let g = self.recs.games.len();
-                    self.disagree.push((g, p, text.clone()));
+                    self.disagree.push((g, p, text.to_string()));
                 }
             }
             (
@@ -612,8 +668,19 @@ impl<'a> Reader<'a> {
                 _ => return None,
             }
         }
+        self.add_bye(who, status, points, &units)
+    }
+
+    /// The end of `read_bye`: the bye of `who` with its fields.
+    fn add_bye(
+        &mut self,
+        who: Option<Pid>,
+        status: Status,
+        points: Option<Num>,
+        units: &[(Cow<'a, str>, Num, usize)],
+    ) -> Option<()> {
         let at = self.recs.bye_units.len() as u32;
-        for (name, x, at) in &units {
+        for (name, x, at) in units {
             let u = self.unit(name, *at)?;
             self.recs.bye_units.push((u, *x));
         }
@@ -724,6 +791,21 @@ impl<'a> Reader<'a> {
         ev.data_names = Some(crate::model::DataNames::of(&ev));
         Some(ev)
     }
+}
+
+/// The units written in a game, and where each is read.
+#[derive(Clone, Copy)]
+struct Units<'u, 'a> {
+    written: &'u [(Cow<'a, str>, [Num; 2])],
+    at: &'u [usize],
+}
+
+impl Units<'_, '_> {
+    /// A game with no units written.
+    const NONE: Self = Units {
+        written: &[],
+        at: &[],
+    };
 }
 
 /// `read_participant`: the participant and its id.
