@@ -246,6 +246,7 @@ impl Num {
     }
 
     /// Exact sum.
+    #[inline]
     pub fn add(self, o: Num) -> Result<Num, NumError> {
         if self.den == 1 && o.den == 1 {
             return self
@@ -254,18 +255,39 @@ impl Num {
                 .map(Num::int)
                 .ok_or(NumError::Overflow);
         }
-        // Halves (chess scores, averages of two): the sum is whole or
-        // still in halves, with no gcd to take.
-        if self.den == 2 && o.den == 2 {
-            if let Some(n) = self.num.checked_add(o.num) {
-                return Ok(if n & 1 == 0 {
-                    Num::int(n >> 1)
-                } else {
-                    Num { num: n, den: 2 }
-                });
+        // Whole numbers and halves (chess scores, a sum of them, averages
+        // of two): counted in halves, the sum is whole or still in halves,
+        // with no gcd to take (`3 - den` halves per unit: 2 or 1).
+        if self.den <= 2 && o.den <= 2 {
+            let halves = |x: Num| x.num.checked_mul(3 - x.den);
+            if let Some(n) = halves(self)
+                .zip(halves(o))
+                .and_then(|(a, b)| a.checked_add(b))
+            {
+                return Ok(Num::from_halves(n));
             }
         }
         self.add_frac(i128::from(o.num), o.den)
+    }
+    /// The number as a count of halves, when it is whole or a half and
+    /// that count fits in 64 bits (sums of chess scores: see
+    /// [`Num::from_halves`]).
+    #[inline]
+    pub fn halves(self) -> Option<i64> {
+        match self.den {
+            1 => self.num.checked_mul(2),
+            2 => Some(self.num),
+            _ => None,
+        }
+    }
+    /// `n` halves, reduced.
+    #[inline]
+    pub fn from_halves(n: i64) -> Num {
+        if n & 1 == 0 {
+            Num::int(n >> 1)
+        } else {
+            Num { num: n, den: 2 }
+        }
     }
     /// Exact difference.
     pub fn sub(self, o: Num) -> Result<Num, NumError> {

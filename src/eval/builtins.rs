@@ -302,8 +302,24 @@ impl Evaluator<'_> {
         if func == Func::Count {
             return Ok(Value::Num(Num::int(l.len() as i64)));
         }
-        let mut s = Num::ZERO;
+        // Whole numbers and halves (chess scores): added up as a count of
+        // halves, the same exact sum without a fraction per item.
+        let mut halves = Some(0i64);
         for i in l {
+            halves = halves.and_then(|h| h.checked_add(i.value.halves()?));
+            if halves.is_none() {
+                break;
+            }
+        }
+        let mut s = Num::ZERO;
+        let rest = match halves {
+            Some(h) => {
+                s = Num::from_halves(h);
+                &l[l.len()..]
+            }
+            None => l,
+        };
+        for i in rest {
             s = match s.add(i.value) {
                 Ok(v) => v,
                 Err(er) => return self.arith(e, Err(er)),

@@ -37,7 +37,23 @@ pub(super) enum Col {
 }
 
 impl Col {
+    /// About how much memory the column's elements take.
+    pub(super) fn bytes(&self) -> usize {
+        fn size<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        match self {
+            Col::Vals(vs) => size(vs),
+            Col::Nums(ns) => size(ns),
+            Col::OptNums(ns, ds) => size(ns) + size(ds),
+            Col::Bools(bs) => size(bs),
+            Col::OptBools(bs, ds) => size(bs) + size(ds),
+            Col::Pids(ps) => size(ps),
+            Col::Const(_) | Col::Round | Col::Me => 0,
+        }
+    }
     /// Element `j` as a number, when the column holds numbers only.
+    #[inline]
     pub(super) fn num(&self, j: usize) -> Option<Num> {
         match self {
             Col::Nums(v) => Some(v[j]),

@@ -34,16 +34,13 @@ mod ops;
 mod threads;
 
 use crate::eval::{Env, EvalError, Evaluator, Value, R};
-use crate::model::Pid;
 use crate::plan::*;
 use crate::syntax::ast::UnOp;
 use column::{Block, Builder, Col, Dom, NO_PID};
 use std::cell::OnceCell;
-use std::ops::Range;
 use std::sync::Arc;
 
 pub(crate) use fields::FieldCols;
-pub(super) use metrics::Memo;
 pub(crate) use threads::Workers;
 
 /// About this many rounds per block: enough to spread each node's fixed
@@ -120,10 +117,9 @@ impl<'a> Evaluator<'a> {
         self.budget.col_nest -= 1;
         if outer {
             std::mem::swap(&mut self.budget.fuel, &mut self.budget.col_fuel);
-            // Shared columns live as long as one whole computation: kept
-            // for the event's lifetime, they cost more memory (hundreds of
-            // MB at 100,000 × 15) than recomputing them costs time.
-            self.caches.col_memo = Memo::default();
+            // Shared columns are kept for the next computations unless
+            // they take too much room (see `Memo`).
+            self.fields.memo().trim();
         }
         r
     }
@@ -145,25 +141,15 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    /// Expression `e` over one block: the participants of `parts`.
-    fn block_col(&mut self, e: &PExpr, slots: usize, parts: Range<Pid>) -> R<(Block, Col)> {
-        let mut blk = Block {
-            parts: parts.clone(),
-            rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
-            starts: Vec::with_capacity(parts.len() + 1),
-        };
-        blk.starts.push(0);
-        for p in parts {
-            let k = self.entry_count(p);
-            blk.rounds.extend((0..k as u32).map(|i| (p, i)));
-            blk.starts.push(blk.rounds.len());
-        }
+    /// Expression `e` over block `k` of [`FieldCols::spans`].
+    fn block_col(&mut self, e: &PExpr, slots: usize, k: usize) -> R<(Arc<Block>, Col)> {
+        let blk = self.block(k);
         let cx = Cx {
             dom: Dom::Parts,
             locals: (0..slots).map(|_| Slot::Empty).collect(),
             inline: 0,
         };
-        let col = self.col(e, &cx, &mut blk)?;
+        let col = self.col(e, &cx, &blk)?;
         Ok((blk, col))
     }
 
@@ -196,7 +182,7 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluate `e` over the block's domain: the columnar form of
     /// [`Evaluator::eval`], with its nesting limit.
-    fn col(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn col(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         // Nesting as deep as the reference evaluator allows, on a stack
         // that grows when little is left (probed every eighth level).
         if self.budget.depth >= crate::eval::MAX_EVAL_DEPTH {
@@ -215,7 +201,7 @@ impl<'a> Evaluator<'a> {
     /// One node over the block's domain: the columnar form of
     /// `Evaluator::eval_node`, node kind by node kind (`not` of booleans
     /// typed, other operators as `Evaluator::unary_value` gives them).
-    fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         let dom = cx.dom;
         self.charge(e, blk.len(dom).max(1) as u64)?;
         Ok(match &e.kind {
@@ -274,7 +260,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Local slot `i`'s column (an argument not used before is computed now).
-    fn local(&mut self, cx: &Cx, i: usize, blk: &mut Block) -> R<Col> {
+    fn local(&mut self, cx: &Cx, i: usize, blk: &Block) -> R<Col> {
         Ok(match cx.locals.get(i) {
             None | Some(Slot::Empty) => Col::Const(Value::Undef),
             Some(Slot::Col(c)) => c.clone(),
@@ -290,7 +276,7 @@ impl<'a> Evaluator<'a> {
 
     /// Every local slot's column, computing the arguments not used yet
     /// (for a loop or the reference evaluator, which take them all).
-    fn forced_locals(&mut self, cx: &Cx, blk: &mut Block) -> R<Vec<Option<Col>>> {
+    fn forced_locals(&mut self, cx: &Cx, blk: &Block) -> R<Vec<Option<Col>>> {
         let mut out = Vec::with_capacity(cx.locals.len());
         for (i, s) in cx.locals.iter().enumerate() {
             out.push(match s {
@@ -302,7 +288,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `e` evaluated element by element by the reference evaluator.
-    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         let dom = cx.dom;
         let locals = self.forced_locals(cx, blk)?;
         let mut env = Env {

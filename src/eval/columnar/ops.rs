@@ -19,7 +19,7 @@ impl Evaluator<'_> {
         a: &PExpr,
         b: &PExpr,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Col> {
         let dom = cx.dom;
         let cc = self.col(c, cx, blk)?;
@@ -111,7 +111,7 @@ impl Evaluator<'_> {
         a: &PExpr,
         b: &PExpr,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Col> {
         let dom = cx.dom;
         let len = blk.len(dom);
@@ -170,7 +170,12 @@ impl Evaluator<'_> {
                     }
                     r => r?,
                 };
-                if (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef) {
+                let defined = match &ca {
+                    Col::Nums(_) | Col::Bools(_) | Col::Round | Col::Me => true,
+                    Col::OptNums(_, ds) | Col::OptBools(_, ds) => ds.iter().all(|&d| d),
+                    _ => (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef),
+                };
+                if defined {
                     return Ok(ca);
                 }
                 let cb = self.col(b, cx, blk)?;
