@@ -467,6 +467,7 @@ impl Num {
 }
 
 impl Ord for Num {
+    #[inline]
     fn cmp(&self, o: &Num) -> Ordering {
         if self.den == o.den {
             return self.num.cmp(&o.num);
