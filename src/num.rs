@@ -302,6 +302,7 @@ impl Num {
         self.add_frac(-i128::from(o.num), o.den)
     }
     /// Exact product.
+    #[inline]
     pub fn mul(self, o: Num) -> Result<Num, NumError> {
         if self.den == 1 && o.den == 1 {
             return self

@@ -385,19 +385,20 @@ pub fn cut_least_significant(items: &mut Vec<ListItem>) {
         return;
     }
     // Least significant: lowest key; among equal keys, the lowest value (14.1.1(d)).
-    // The first of equals in both searches (kept in the order of the list).
     let mut lsv = 0;
-    let mut vur: Option<usize> = None;
     for (i, it) in items.iter().enumerate() {
         let b = &items[lsv];
-        if it.key.cmp(&b.key).then(it.value.cmp(&b.value)).is_lt() {
+        if (it.key, it.value) < (b.key, b.value) {
             lsv = i;
-        }
-        if it.voluntary && vur.is_none_or(|v| it.value < items[v].value) {
-            vur = Some(i);
         }
     }
     let mut cut = lsv;
+    let vur = items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.voluntary)
+        .min_by(|(_, a), (_, b)| a.value.cmp(&b.value))
+        .map(|(i, _)| i);
     if let Some(v) = vur {
         if items[v].value >= items[lsv].value {
             cut = v;

@@ -128,13 +128,18 @@ impl Evaluator<'_> {
                     // keys them (a number key, else the value itself).
                     let direct = rounds.len() < crate::eval::MAX_LIST_ITEMS;
                     if let (true, Some(ns), Some(keys)) = (direct, elem_s, keys_s) {
-                        // Numbers keyed by numbers (most lists): one plain loop.
-                        for k in rounds {
-                            if keep_s.is_none_or(|t| t[k]) {
+                        // Numbers keyed by numbers (most lists): one plain
+                        // loop over this participant's part of each column.
+                        let r = rounds;
+                        let (ns, keys) = (&ns[r.clone()], &keys[r.clone()]);
+                        let keep = keep_s.map(|t| &t[r.clone()]);
+                        let vol = vol_s.map(|t| &t[r.clone()]);
+                        for (i, (&value, &key)) in ns.iter().zip(keys).enumerate() {
+                            if keep.is_none_or(|t| t[i]) {
                                 items.push(ListItem {
-                                    value: ns[k],
-                                    key: keys[k],
-                                    voluntary: vol_s.is_some_and(|t| t[k]),
+                                    value,
+                                    key,
+                                    voluntary: vol.is_some_and(|t| t[i]),
                                 });
                             }
                         }

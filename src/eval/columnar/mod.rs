@@ -175,9 +175,35 @@ impl<'a> Evaluator<'a> {
         let len = blk.len(dom);
         let mut out = Builder::new(len);
         for j in 0..len {
-            out.push(f(self, j)?);
+            let v = f(self, j)?;
+            if let (Value::List(_), Builder::Nums(ns)) = (&v, &out) {
+                if ns.is_empty() {
+                    // A list per element (a loop's): general values from
+                    // the start, without trying each for a type.
+                    return self.map_values(blk, dom, v, f);
+                }
+            }
+            out.push(v);
         }
         Ok(out.finish())
+    }
+
+    /// The rest of [`Evaluator::map`] after a first value `v0` that has no
+    /// typed column.
+    fn map_values(
+        &mut self,
+        blk: &Block,
+        dom: Dom,
+        v0: Value,
+        mut f: impl FnMut(&mut Self, usize) -> R<Value>,
+    ) -> R<Col> {
+        let len = blk.len(dom);
+        let mut vs = Vec::with_capacity(len);
+        vs.push(v0);
+        for j in 1..len {
+            vs.push(f(self, j)?);
+        }
+        Ok(Col::Vals(Arc::new(vs)))
     }
 
     /// Evaluate `e` over the block's domain: the columnar form of
