@@ -255,38 +255,35 @@ impl Num {
                 .map(Num::int)
                 .ok_or(NumError::Overflow);
         }
-        // Whole numbers and halves (chess scores, a sum of them, averages
-        // of two): counted in halves, the sum is whole or still in halves,
-        // with no gcd to take (`3 - den` halves per unit: 2 or 1).
-        if self.den <= 2 && o.den <= 2 {
-            let halves = |x: Num| x.num.checked_mul(3 - x.den);
-            if let Some(n) = halves(self)
-                .zip(halves(o))
-                .and_then(|(a, b)| a.checked_add(b))
-            {
-                return Ok(Num::from_halves(n));
+        // Whole numbers, halves and quarters (chess scores, averages of
+        // two, a score times a half point): counted in quarters, the sum
+        // needs no gcd.
+        if let (Some(a), Some(b)) = (self.quarters(), o.quarters()) {
+            if let Some(n) = a.checked_add(b) {
+                return Ok(Num::from_quarters(n));
             }
         }
         self.add_frac(i128::from(o.num), o.den)
     }
-    /// The number as a count of halves, when it is whole or a half and
-    /// that count fits in 64 bits (sums of chess scores: see
-    /// [`Num::from_halves`]).
+    /// The number as a count of quarters, when it is whole, a half or a
+    /// quarter and that count fits in 64 bits (sums of chess scores and of
+    /// Sonneborn-Berger's products: see [`Num::from_quarters`]).
     #[inline]
-    pub fn halves(self) -> Option<i64> {
+    pub fn quarters(self) -> Option<i64> {
         match self.den {
-            1 => self.num.checked_mul(2),
-            2 => Some(self.num),
+            1 => self.num.checked_mul(4),
+            2 => self.num.checked_mul(2),
+            4 => Some(self.num),
             _ => None,
         }
     }
-    /// `n` halves, reduced.
+    /// `n` quarters, reduced (the gcd of `n` and 4 is a power of two).
     #[inline]
-    pub fn from_halves(n: i64) -> Num {
-        if n & 1 == 0 {
-            Num::int(n >> 1)
-        } else {
-            Num { num: n, den: 2 }
+    pub fn from_quarters(n: i64) -> Num {
+        let tz = n.trailing_zeros().min(2);
+        Num {
+            num: n >> tz,
+            den: 4 >> tz,
         }
     }
     /// Exact difference.
@@ -315,13 +312,15 @@ impl Num {
         // quarters at most, reduced by halving; if it overflows 64 bits
         // before that, the general way below decides.
         if self.den <= 2 && o.den <= 2 {
-            if let Some(mut n) = self.num.checked_mul(o.num) {
-                let mut den = self.den * o.den;
-                while den > 1 && n & 1 == 0 {
-                    n >>= 1;
-                    den >>= 1;
-                }
-                return Ok(Num { num: n, den });
+            if let Some(n) = self.num.checked_mul(o.num) {
+                // The denominator is 1, 2 or 4: reduced by the powers of two
+                // the numerator shares with it.
+                let den = self.den * o.den;
+                let tz = n.trailing_zeros().min(den.trailing_zeros());
+                return Ok(Num {
+                    num: n >> tz,
+                    den: den >> tz,
+                });
             }
         }
         // (a/b)(c/d): cross-reduce a with d and c with b in 64 bits; what is

@@ -302,22 +302,23 @@ impl Evaluator<'_> {
         if func == Func::Count {
             return Ok(Value::Num(Num::int(l.len() as i64)));
         }
-        // Whole numbers and halves (chess scores): added up as a count of
-        // halves, the same exact sum without a fraction per item.
-        let mut halves = Some(0i64);
+        // Whole numbers, halves and quarters (chess scores, Sonneborn-Berger
+        // products): added up as a count of quarters, the same exact sum
+        // without a fraction per item.
+        let mut quarters = Some(0i64);
         for i in l {
-            match (halves, i.value.halves()) {
-                (Some(h), Some(x)) => halves = h.checked_add(x),
-                _ => halves = None,
+            match (quarters, i.value.quarters()) {
+                (Some(q), Some(x)) => quarters = q.checked_add(x),
+                _ => quarters = None,
             }
-            if halves.is_none() {
+            if quarters.is_none() {
                 break;
             }
         }
         let mut s = Num::ZERO;
-        let rest = match halves {
-            Some(h) => {
-                s = Num::from_halves(h);
+        let rest = match quarters {
+            Some(q) => {
+                s = Num::from_quarters(q);
                 &l[l.len()..]
             }
             None => l,

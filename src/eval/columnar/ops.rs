@@ -4,7 +4,7 @@ use crate::codes;
 use crate::eval::columnar::column::{nums_col, pick_nums, zip_nums};
 use crate::eval::columnar::{Block, Builder, Col, Cx, Dom};
 use crate::eval::{Evaluator, Value, R};
-use crate::num::Num;
+use crate::num::{Num, NumError};
 use crate::plan::*;
 use std::sync::Arc;
 
@@ -269,17 +269,18 @@ impl Evaluator<'_> {
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let mut failed = None;
-                let out = zip_nums(va, vb, len, |x, y| {
-                    let r = match op {
-                        BinOp::Add => x.add(y),
-                        BinOp::Sub => x.sub(y),
-                        _ => x.mul(y),
-                    };
+                let mut each = |r: Result<Num, NumError>| {
                     r.unwrap_or_else(|er| {
                         failed.get_or_insert(er);
                         Num::ZERO
                     })
-                });
+                };
+                // One loop per operator, not a choice per element.
+                let out = match op {
+                    BinOp::Add => zip_nums(va, vb, len, |x, y| each(x.add(y))),
+                    BinOp::Sub => zip_nums(va, vb, len, |x, y| each(x.sub(y))),
+                    _ => zip_nums(va, vb, len, |x, y| each(x.mul(y))),
+                };
                 if let Some(er) = failed {
                     self.arith(e, Err(er))?;
                     return Ok(None);
