@@ -323,7 +323,6 @@ impl<'a> Evaluator<'a> {
             group: None,
             places: None,
         };
-        let blk = &*blk;
         self.map(blk, dom, |ev, j| {
             env.me = Some(blk.owner(dom, j));
             env.locals.clear();
