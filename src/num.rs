@@ -246,6 +246,7 @@ impl Num {
     }
 
     /// Exact sum.
+    #[inline]
     pub fn add(self, o: Num) -> Result<Num, NumError> {
         if self.den == 1 && o.den == 1 {
             return self
@@ -254,18 +255,36 @@ impl Num {
                 .map(Num::int)
                 .ok_or(NumError::Overflow);
         }
-        // Halves (chess scores, averages of two): the sum is whole or
-        // still in halves, with no gcd to take.
-        if self.den == 2 && o.den == 2 {
-            if let Some(n) = self.num.checked_add(o.num) {
-                return Ok(if n & 1 == 0 {
-                    Num::int(n >> 1)
-                } else {
-                    Num { num: n, den: 2 }
-                });
+        // Whole numbers, halves and quarters (chess scores, averages of
+        // two, a score times a half point): counted in quarters, the sum
+        // needs no gcd.
+        if let (Some(a), Some(b)) = (self.quarters(), o.quarters()) {
+            if let Some(n) = a.checked_add(b) {
+                return Ok(Num::from_quarters(n));
             }
         }
         self.add_frac(i128::from(o.num), o.den)
+    }
+    /// The number as a count of quarters, when it is whole, a half or a
+    /// quarter and that count fits in 64 bits (sums of chess scores and of
+    /// Sonneborn-Berger's products: see [`Num::from_quarters`]).
+    #[inline]
+    pub fn quarters(self) -> Option<i64> {
+        match self.den {
+            1 => self.num.checked_mul(4),
+            2 => self.num.checked_mul(2),
+            4 => Some(self.num),
+            _ => None,
+        }
+    }
+    /// `n` quarters, reduced (the gcd of `n` and 4 is a power of two).
+    #[inline]
+    pub fn from_quarters(n: i64) -> Num {
+        let tz = n.trailing_zeros().min(2);
+        Num {
+            num: n >> tz,
+            den: 4 >> tz,
+        }
     }
     /// Exact difference.
     pub fn sub(self, o: Num) -> Result<Num, NumError> {
@@ -280,6 +299,7 @@ impl Num {
         self.add_frac(-i128::from(o.num), o.den)
     }
     /// Exact product.
+    #[inline]
     pub fn mul(self, o: Num) -> Result<Num, NumError> {
         if self.den == 1 && o.den == 1 {
             return self
@@ -292,13 +312,15 @@ impl Num {
         // quarters at most, reduced by halving; if it overflows 64 bits
         // before that, the general way below decides.
         if self.den <= 2 && o.den <= 2 {
-            if let Some(mut n) = self.num.checked_mul(o.num) {
-                let mut den = self.den * o.den;
-                while den > 1 && n & 1 == 0 {
-                    n >>= 1;
-                    den >>= 1;
-                }
-                return Ok(Num { num: n, den });
+            if let Some(n) = self.num.checked_mul(o.num) {
+                // The denominator is 1, 2 or 4: reduced by the powers of two
+                // the numerator shares with it.
+                let den = self.den * o.den;
+                let tz = n.trailing_zeros().min(den.trailing_zeros());
+                return Ok(Num {
+                    num: n >> tz,
+                    den: den >> tz,
+                });
             }
         }
         // (a/b)(c/d): cross-reduce a with d and c with b in 64 bits; what is
@@ -445,6 +467,7 @@ impl Num {
 }
 
 impl Ord for Num {
+    #[inline]
     fn cmp(&self, o: &Num) -> Ordering {
         if self.den == o.den {
             return self.num.cmp(&o.num);

@@ -15,7 +15,7 @@ pub const PARALLEL_CELLS: usize = 20_000;
 
 /// Events of fewer participant-rounds than this are ranked on one thread
 /// by default: below it, starting the column workers costs more than the
-/// second core saves (docs/performance.md, session 12).
+/// second core saves (docs/performance-sessions.md, session 12).
 pub const PARALLEL_EVENT: usize = 40_000;
 
 /// Threads by default for ranking an event of `participant_rounds`

@@ -302,8 +302,28 @@ impl Evaluator<'_> {
         if func == Func::Count {
             return Ok(Value::Num(Num::int(l.len() as i64)));
         }
-        let mut s = Num::ZERO;
+        // Whole numbers, halves and quarters (chess scores, Sonneborn-Berger
+        // products): added up as a count of quarters, the same exact sum
+        // without a fraction per item.
+        let mut quarters = Some(0i64);
         for i in l {
+            match (quarters, i.value.quarters()) {
+                (Some(q), Some(x)) => quarters = q.checked_add(x),
+                _ => quarters = None,
+            }
+            if quarters.is_none() {
+                break;
+            }
+        }
+        let mut s = Num::ZERO;
+        let rest = match quarters {
+            Some(q) => {
+                s = Num::from_quarters(q);
+                &l[l.len()..]
+            }
+            None => l,
+        };
+        for i in rest {
             s = match s.add(i.value) {
                 Ok(v) => v,
                 Err(er) => return self.arith(e, Err(er)),

@@ -3,7 +3,7 @@
 //! A cache never changes a value, only how often it is computed: whatever
 //! is kept here is what the reference evaluator would compute again.
 
-use crate::eval::{columnar, Evaluator, Value};
+use crate::eval::{Evaluator, Value};
 use crate::model::Pid;
 use crate::plan::*;
 use std::sync::Arc;
@@ -16,8 +16,6 @@ pub(super) struct Caches {
     pub(super) metrics: Vec<Arc<Vec<Option<Value>>>>,
     /// Per metric: a columnar computation was tried (see [`crate::eval::columnar`]).
     pub(super) column_tried: Vec<bool>,
-    /// Columns shared within one columnar computation (see [`crate::eval::columnar`]).
-    pub(super) col_memo: columnar::Memo,
     /// Values of metrics whose first argument is one of the participant's
     /// own rounds and whose other arguments are plain numbers or booleans
     /// (`opponent_value(r, false, true)`): per metric, one dense table per
@@ -44,7 +42,6 @@ impl Caches {
         Caches {
             metrics: (0..metrics).map(|_| Arc::new(Vec::new())).collect(),
             column_tried: vec![false; metrics],
-            col_memo: Default::default(),
             entry: vec![Vec::new(); metrics],
             group: GroupCache::default(),
             members: Members::default(),
@@ -58,7 +55,6 @@ impl Caches {
         Caches {
             metrics: self.metrics.clone(),
             column_tried: self.column_tried.clone(),
-            col_memo: Default::default(),
             entry: vec![Vec::new(); self.metrics.len()],
             group: GroupCache::default(),
             members: Members::default(),

@@ -130,6 +130,13 @@ fn sample() -> Vec<Num> {
         q(-5, 2),
         q(max - 2, 2),
         q(min + 1, 2),
+        // Quarters (Sonneborn-Berger products), counted in quarters by
+        // sums: small, negative and extreme.
+        q(1, 4),
+        q(-3, 4),
+        q(5, 4),
+        q(max, 4),
+        q(min + 1, 4),
         q(1, max),
         q(-1, max),
         q(max - 1, max),

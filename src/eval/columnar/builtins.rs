@@ -19,7 +19,7 @@ macro_rules! define_col_call {
                 func: Func,
                 args: &[PExpr],
                 cx: &Cx,
-                blk: &mut Block,
+                blk: &Block,
             ) -> R<Col> {
                 match func {
                     $(Func::$variant => $col(self, e, func, args, cx, blk),)*
@@ -32,7 +32,7 @@ macro_rules! define_col_call {
 builtin_functions!(define_col_call);
 
 /// The arguments' columns.
-fn arg_cols(ev: &mut Evaluator, args: &[PExpr], cx: &Cx, blk: &mut Block) -> R<Vec<Col>> {
+fn arg_cols(ev: &mut Evaluator, args: &[PExpr], cx: &Cx, blk: &Block) -> R<Vec<Col>> {
     let mut cols = Vec::with_capacity(args.len());
     for a in args {
         cols.push(ev.col(a, cx, blk)?);
@@ -64,14 +64,7 @@ fn call_each(
 
 /// The columnar form of a function without one of its own: its
 /// implementation ([`Evaluator::call`]) element by element.
-fn each(
-    ev: &mut Evaluator,
-    e: &PExpr,
-    func: Func,
-    args: &[PExpr],
-    cx: &Cx,
-    blk: &mut Block,
-) -> R<Col> {
+fn each(ev: &mut Evaluator, e: &PExpr, func: Func, args: &[PExpr], cx: &Cx, blk: &Block) -> R<Col> {
     let cols = arg_cols(ev, args, cx, blk)?;
     call_each(ev, e, func, cols, cx, blk)
 }
@@ -87,7 +80,7 @@ fn totals(
     func: Func,
     args: &[PExpr],
     cx: &Cx,
-    blk: &mut Block,
+    blk: &Block,
 ) -> R<Col> {
     if matches!(func, Func::Sum | Func::Mean) && fused_cut(args).is_some() {
         return match ev.total_of_cut(e, func, &args[0], cx, blk)? {
@@ -138,7 +131,7 @@ impl Evaluator<'_> {
         func: Func,
         inner: &PExpr,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Option<Col>> {
         let Some((cut, [list, count])) = fused_cut(std::slice::from_ref(inner)) else {
             return Ok(None);

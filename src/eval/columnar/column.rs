@@ -37,7 +37,23 @@ pub(super) enum Col {
 }
 
 impl Col {
+    /// About how much memory the column's elements take.
+    pub(super) fn bytes(&self) -> usize {
+        fn size<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        match self {
+            Col::Vals(vs) => size(vs),
+            Col::Nums(ns) => size(ns),
+            Col::OptNums(ns, ds) => size(ns) + size(ds),
+            Col::Bools(bs) => size(bs),
+            Col::OptBools(bs, ds) => size(bs) + size(ds),
+            Col::Pids(ps) => size(ps),
+            Col::Const(_) | Col::Round | Col::Me => 0,
+        }
+    }
     /// Element `j` as a number, when the column holds numbers only.
+    #[inline]
     pub(super) fn num(&self, j: usize) -> Option<Num> {
         match self {
             Col::Nums(v) => Some(v[j]),
@@ -52,6 +68,16 @@ impl Col {
             self,
             Col::Nums(_) | Col::OptNums(..) | Col::Const(Value::Num(_) | Value::Undef)
         )
+    }
+    /// The column as numbers or undefined, when [`Col::opt_nums`].
+    pub(super) fn opt_num_view(&self) -> Option<OptNumView<'_>> {
+        match self {
+            Col::Nums(v) => Some(OptNumView::Each(v, None)),
+            Col::OptNums(v, d) => Some(OptNumView::Each(v, Some(d))),
+            Col::Const(Value::Num(n)) => Some(OptNumView::All(Some(*n))),
+            Col::Const(Value::Undef) => Some(OptNumView::All(None)),
+            _ => None,
+        }
     }
     pub(super) fn is_nums(&self) -> bool {
         matches!(self, Col::Nums(_) | Col::Const(Value::Num(_)))
@@ -74,12 +100,22 @@ pub(super) enum NumView<'a> {
     All(Num),
 }
 
-impl NumView<'_> {
+/// A column of numbers or undefined read without matching each element
+/// (as [`Col::num`] reads it): numbers with the flags of which are
+/// defined (none: all), or one number or undefined for all.
+#[derive(Clone, Copy)]
+pub(super) enum OptNumView<'a> {
+    Each(&'a [Num], Option<&'a [bool]>),
+    All(Option<Num>),
+}
+
+impl OptNumView<'_> {
     #[inline]
-    pub(super) fn at(self, j: usize) -> Num {
+    pub(super) fn at(self, j: usize) -> Option<Num> {
         match self {
-            NumView::Each(v) => v[j],
-            NumView::All(n) => n,
+            OptNumView::Each(ns, None) => Some(ns[j]),
+            OptNumView::Each(ns, Some(ds)) => ds[j].then(|| ns[j]),
+            OptNumView::All(n) => n,
         }
     }
 }
@@ -97,6 +133,21 @@ pub(super) fn zip_nums<T>(
         (Each(x), All(y)) => x.iter().map(|&x| f(x, y)).collect(),
         (All(x), Each(y)) => y.iter().map(|&y| f(x, y)).collect(),
         (All(x), All(y)) => (0..len).map(|_| f(x, y)).collect(),
+    }
+}
+
+/// `a` where `truth` is true, else `b` (an `if` of two columns of numbers),
+/// in one plain loop per kind of operands.
+pub(super) fn pick_nums(truth: &[bool], a: NumView, b: NumView) -> Vec<Num> {
+    use NumView::*;
+    let pick = |t: bool, x: Num, y: Num| if t { x } else { y };
+    match (a, b) {
+        (Each(x), Each(y)) => (truth.iter().zip(x).zip(y))
+            .map(|((&t, &x), &y)| pick(t, x, y))
+            .collect(),
+        (Each(x), All(y)) => truth.iter().zip(x).map(|(&t, &x)| pick(t, x, y)).collect(),
+        (All(x), Each(y)) => truth.iter().zip(y).map(|(&t, &y)| pick(t, x, y)).collect(),
+        (All(x), All(y)) => truth.iter().map(|&t| pick(t, x, y)).collect(),
     }
 }
 
@@ -266,9 +317,14 @@ impl Block {
     }
     /// Column `c` (over the participants) as one value per participant.
     pub(super) fn values(&self, c: &Col) -> Vec<Value> {
-        (0..self.parts.len())
-            .map(|j| self.at(Dom::Parts, c, j))
-            .collect()
+        match c {
+            // The usual results, without matching each element.
+            Col::Nums(ns) => ns.iter().map(|&n| Value::Num(n)).collect(),
+            Col::Vals(vs) => vs.to_vec(),
+            _ => (0..self.parts.len())
+                .map(|j| self.at(Dom::Parts, c, j))
+                .collect(),
+        }
     }
 
     /// Element `j` of a column, as a value.

@@ -1,6 +1,7 @@
 //! Built-in fields in columns: the rounds' fields (`r.played`, `r.opponent`, ...) read once per block for the whole evaluation, and the participants' (`score`, `rating`, `rated`).
 
 use crate::eval::columnar::column::{bools_col, nums_col};
+use crate::eval::columnar::metrics::Memo;
 use crate::eval::columnar::{Block, Col, Dom, BLOCK_ENTRIES, NO_PID};
 use crate::eval::fields::{entry_flag_of, entry_num};
 use crate::eval::Evaluator;
@@ -8,7 +9,7 @@ use crate::model::{Entry, Event, Pid};
 use crate::num::Num;
 use crate::plan::BuiltinField;
 use std::ops::Range;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 /// `read` of each entry of the block's rounds, in order: the block's
 /// participants' entries, read participant by participant (a tight loop
@@ -52,6 +53,10 @@ pub(crate) struct FieldCols {
     pub(crate) spans: Vec<Range<Pid>>,
     /// `[field][block]`: the column, or None for a field with no typed form.
     cols: Vec<OnceLock<Option<Col>>>,
+    /// Each block's rounds, listed once for every computation.
+    blocks: Vec<OnceLock<Arc<Block>>>,
+    /// Metrics' columns shared by computations (see [`Memo`]).
+    memo: Mutex<Memo>,
 }
 
 impl FieldCols {
@@ -59,9 +64,16 @@ impl FieldCols {
         let spans = block_spans(event);
         let n = spans.len() * BuiltinField::ALL.len();
         FieldCols {
+            blocks: spans.iter().map(|_| OnceLock::new()).collect(),
             spans,
             cols: (0..n).map(|_| OnceLock::new()).collect(),
+            memo: Mutex::default(),
         }
+    }
+    /// The shared columns (a panic elsewhere leaves them usable: each is
+    /// put whole or not at all).
+    pub(super) fn memo(&self) -> MutexGuard<'_, Memo> {
+        self.memo.lock().unwrap_or_else(|p| p.into_inner())
     }
     /// The place of field `f` of the block starting at participant `p0`.
     fn slot(&self, f: BuiltinField, p0: Pid) -> Option<&OnceLock<Option<Col>>> {
@@ -71,6 +83,29 @@ impl FieldCols {
 }
 
 impl Evaluator<'_> {
+    /// Block `k` of [`FieldCols::spans`]: its participants and their
+    /// rounds, listed on first use.
+    pub(super) fn block(&self, k: usize) -> Arc<Block> {
+        let fields = self.fields.clone();
+        fields.blocks[k]
+            .get_or_init(|| {
+                let parts = fields.spans[k].clone();
+                let mut blk = Block {
+                    parts: parts.clone(),
+                    rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
+                    starts: Vec::with_capacity(parts.len() + 1),
+                };
+                blk.starts.push(0);
+                for p in parts {
+                    let k = self.entry_count(p);
+                    blk.rounds.extend((0..k as u32).map(|i| (p, i)));
+                    blk.starts.push(blk.rounds.len());
+                }
+                Arc::new(blk)
+            })
+            .clone()
+    }
+
     /// A built-in field of every round of the block, typed; None for
     /// fields without a typed form, as [`Evaluator::field`] gives it of
     /// each round. Made once per block for the whole evaluation (see

@@ -18,7 +18,7 @@ impl Evaluator<'_> {
         agg: Option<Agg>,
         g: &PGen,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Option<Col>> {
         let [(slot, coll)] = g.fors.as_slice() else {
             return Ok(None);
@@ -81,15 +81,25 @@ impl Evaluator<'_> {
             _ => None,
         };
         let (elem_nums, by_nums) = (nums(&elem), by.as_ref().and_then(nums));
+        // Slices, read in the loops below without going through the Arcs.
+        let keep_s: Option<&[bool]> = keep.as_deref().map(Vec::as_slice);
+        let vol_s: Option<&[bool]> = voluntary.as_deref().map(Vec::as_slice);
+        let elem_s: Option<&[Num]> = elem_nums.as_deref().map(Vec::as_slice);
+        // The keys of a list of numbers, when typed (the values themselves
+        // without `by`).
+        let keys_s: Option<&[Num]> = match &by {
+            None => elem_s,
+            Some(_) => by_nums.as_deref().map(Vec::as_slice),
+        };
         let col = self.map(blk, Dom::Parts, |ev, j| {
             let rounds = blk.starts[j]..blk.starts[j + 1];
             match agg {
                 // A number from every round: added up directly.
-                Some(agg @ (Agg::Sum | Agg::Mean | Agg::Min | Agg::Max)) if elem_nums.is_some() => {
-                    let ns: &[Num] = elem_nums.as_deref().map_or(&[], |v| v);
+                Some(agg @ (Agg::Sum | Agg::Mean | Agg::Min | Agg::Max)) if elem_s.is_some() => {
+                    let ns: &[Num] = elem_s.unwrap_or(&[]);
                     let mut acc = Acc::new(agg);
                     for k in rounds {
-                        if keep.as_ref().is_none_or(|t| t[k]) {
+                        if keep_s.is_none_or(|t| t[k]) {
                             acc.push_num(ev, e, ns[k])?;
                         }
                     }
@@ -117,6 +127,24 @@ impl Evaluator<'_> {
                     // list's limit: items are pushed directly, keyed as it
                     // keys them (a number key, else the value itself).
                     let direct = rounds.len() < crate::eval::MAX_LIST_ITEMS;
+                    if let (true, Some(ns), Some(keys)) = (direct, elem_s, keys_s) {
+                        // Numbers keyed by numbers (most lists): one plain
+                        // loop over this participant's part of each column.
+                        let r = rounds;
+                        let (ns, keys) = (&ns[r.clone()], &keys[r.clone()]);
+                        let keep = keep_s.map(|t| &t[r.clone()]);
+                        let vol = vol_s.map(|t| &t[r.clone()]);
+                        for (i, (&value, &key)) in ns.iter().zip(keys).enumerate() {
+                            if keep.is_none_or(|t| t[i]) {
+                                items.push(ListItem {
+                                    value,
+                                    key,
+                                    voluntary: vol.is_some_and(|t| t[i]),
+                                });
+                            }
+                        }
+                        return Ok(Value::List(Arc::new(items)));
+                    }
                     for k in rounds {
                         if keep.as_ref().is_some_and(|t| !t[k]) {
                             continue;

@@ -41,13 +41,24 @@ pub(super) enum ArgKey {
     Me,
 }
 
-/// Columns used more than once while one metric is computed with the
-/// metrics it gathers (`opponent_value(r, false, false)` as Sonneborn-Berger's
-/// value and key), kept per block (by its first participant: every
-/// computation cuts the same blocks). Built-in fields are kept longer, in
-/// [`FieldCols`].
+/// Columns used more than once (`opponent_value(r, false, false)` as
+/// Sonneborn-Berger's value and key, and again by Buchholz in the next
+/// step), kept per block (by its first participant: every computation cuts
+/// the same blocks). A metric's column with constant arguments is a
+/// function of the event alone, so it is shared by every computation and
+/// every fork of the evaluator (it lives in [`FieldCols`]); it is emptied
+/// after a whole computation once it holds more than [`MEMO_KEEP`] bytes:
+/// kept for the event's lifetime at 100,000 × 15, such columns would cost
+/// more memory (hundreds of MB) than recomputing them costs time.
 #[derive(Default)]
-pub(in crate::eval) struct Memo(HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>);
+pub(super) struct Memo {
+    cols: HashMap<(Pid, Dom), Vec<(MemoKey, Col)>>,
+    /// The columns' size, about.
+    bytes: usize,
+}
+
+/// [`Memo`] is emptied after a computation beyond this many bytes.
+const MEMO_KEEP: usize = 64 << 20;
 
 /// What a shared column is.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,14 +69,21 @@ pub(super) enum MemoKey {
 
 impl Memo {
     fn get(&self, p0: Pid, dom: Dom, key: &MemoKey) -> Option<Col> {
-        self.0
+        self.cols
             .get(&(p0, dom))?
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, c)| c.clone())
     }
     fn put(&mut self, p0: Pid, dom: Dom, key: MemoKey, c: Col) {
-        self.0.entry((p0, dom)).or_default().push((key, c));
+        self.bytes += c.bytes();
+        self.cols.entry((p0, dom)).or_default().push((key, c));
+    }
+    /// Drop the columns if they take too much room to keep.
+    pub(super) fn trim(&mut self) {
+        if self.bytes > MEMO_KEEP {
+            *self = Memo::default();
+        }
     }
 }
 
@@ -91,7 +109,7 @@ impl Evaluator<'_> {
         target: &Option<Box<PExpr>>,
         args: &[PExpr],
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Col> {
         let dom = cx.dom;
         let rs = self.rs;
@@ -141,7 +159,7 @@ impl Evaluator<'_> {
             .collect();
         let key = key.map(|k| MemoKey::Metric(id, k));
         if let Some(key) = &key {
-            if let Some(c) = self.caches.col_memo.get(blk.parts.start, dom, key) {
+            if let Some(c) = self.fields.memo().get(blk.parts.start, dom, key) {
                 return Ok(c);
             }
         }
@@ -153,9 +171,7 @@ impl Evaluator<'_> {
         };
         let c = self.col(&m.body, &sub, blk)?;
         if let Some(key) = key {
-            self.caches
-                .col_memo
-                .put(blk.parts.start, dom, key, c.clone());
+            self.fields.memo().put(blk.parts.start, dom, key, c.clone());
         }
         Ok(c)
     }

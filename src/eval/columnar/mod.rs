@@ -34,16 +34,13 @@ mod ops;
 mod threads;
 
 use crate::eval::{Env, EvalError, Evaluator, Value, R};
-use crate::model::Pid;
 use crate::plan::*;
 use crate::syntax::ast::UnOp;
 use column::{Block, Builder, Col, Dom, NO_PID};
 use std::cell::OnceCell;
-use std::ops::Range;
 use std::sync::Arc;
 
 pub(crate) use fields::FieldCols;
-pub(super) use metrics::Memo;
 pub(crate) use threads::Workers;
 
 /// About this many rounds per block: enough to spread each node's fixed
@@ -120,10 +117,9 @@ impl<'a> Evaluator<'a> {
         self.budget.col_nest -= 1;
         if outer {
             std::mem::swap(&mut self.budget.fuel, &mut self.budget.col_fuel);
-            // Shared columns live as long as one whole computation: kept
-            // for the event's lifetime, they cost more memory (hundreds of
-            // MB at 100,000 × 15) than recomputing them costs time.
-            self.caches.col_memo = Memo::default();
+            // Shared columns are kept for the next computations unless
+            // they take too much room (see `Memo`).
+            self.fields.memo().trim();
         }
         r
     }
@@ -145,25 +141,15 @@ impl<'a> Evaluator<'a> {
         })
     }
 
-    /// Expression `e` over one block: the participants of `parts`.
-    fn block_col(&mut self, e: &PExpr, slots: usize, parts: Range<Pid>) -> R<(Block, Col)> {
-        let mut blk = Block {
-            parts: parts.clone(),
-            rounds: Vec::with_capacity(BLOCK_ENTRIES + 64),
-            starts: Vec::with_capacity(parts.len() + 1),
-        };
-        blk.starts.push(0);
-        for p in parts {
-            let k = self.entry_count(p);
-            blk.rounds.extend((0..k as u32).map(|i| (p, i)));
-            blk.starts.push(blk.rounds.len());
-        }
+    /// Expression `e` over block `k` of [`FieldCols::spans`].
+    fn block_col(&mut self, e: &PExpr, slots: usize, k: usize) -> R<(Arc<Block>, Col)> {
+        let blk = self.block(k);
         let cx = Cx {
             dom: Dom::Parts,
             locals: (0..slots).map(|_| Slot::Empty).collect(),
             inline: 0,
         };
-        let col = self.col(e, &cx, &mut blk)?;
+        let col = self.col(e, &cx, &blk)?;
         Ok((blk, col))
     }
 
@@ -189,14 +175,40 @@ impl<'a> Evaluator<'a> {
         let len = blk.len(dom);
         let mut out = Builder::new(len);
         for j in 0..len {
-            out.push(f(self, j)?);
+            let v = f(self, j)?;
+            if let (Value::List(_), Builder::Nums(ns)) = (&v, &out) {
+                if ns.is_empty() {
+                    // A list per element (a loop's): general values from
+                    // the start, without trying each for a type.
+                    return self.map_values(blk, dom, v, f);
+                }
+            }
+            out.push(v);
         }
         Ok(out.finish())
     }
 
+    /// The rest of [`Evaluator::map`] after a first value `v0` that has no
+    /// typed column.
+    fn map_values(
+        &mut self,
+        blk: &Block,
+        dom: Dom,
+        v0: Value,
+        mut f: impl FnMut(&mut Self, usize) -> R<Value>,
+    ) -> R<Col> {
+        let len = blk.len(dom);
+        let mut vs = Vec::with_capacity(len);
+        vs.push(v0);
+        for j in 1..len {
+            vs.push(f(self, j)?);
+        }
+        Ok(Col::Vals(Arc::new(vs)))
+    }
+
     /// Evaluate `e` over the block's domain: the columnar form of
     /// [`Evaluator::eval`], with its nesting limit.
-    fn col(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn col(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         // Nesting as deep as the reference evaluator allows, on a stack
         // that grows when little is left (probed every eighth level).
         if self.budget.depth >= crate::eval::MAX_EVAL_DEPTH {
@@ -215,7 +227,7 @@ impl<'a> Evaluator<'a> {
     /// One node over the block's domain: the columnar form of
     /// `Evaluator::eval_node`, node kind by node kind (`not` of booleans
     /// typed, other operators as `Evaluator::unary_value` gives them).
-    fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn col_node(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         let dom = cx.dom;
         self.charge(e, blk.len(dom).max(1) as u64)?;
         Ok(match &e.kind {
@@ -274,7 +286,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Local slot `i`'s column (an argument not used before is computed now).
-    fn local(&mut self, cx: &Cx, i: usize, blk: &mut Block) -> R<Col> {
+    fn local(&mut self, cx: &Cx, i: usize, blk: &Block) -> R<Col> {
         Ok(match cx.locals.get(i) {
             None | Some(Slot::Empty) => Col::Const(Value::Undef),
             Some(Slot::Col(c)) => c.clone(),
@@ -290,7 +302,7 @@ impl<'a> Evaluator<'a> {
 
     /// Every local slot's column, computing the arguments not used yet
     /// (for a loop or the reference evaluator, which take them all).
-    fn forced_locals(&mut self, cx: &Cx, blk: &mut Block) -> R<Vec<Option<Col>>> {
+    fn forced_locals(&mut self, cx: &Cx, blk: &Block) -> R<Vec<Option<Col>>> {
         let mut out = Vec::with_capacity(cx.locals.len());
         for (i, s) in cx.locals.iter().enumerate() {
             out.push(match s {
@@ -302,7 +314,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// `e` evaluated element by element by the reference evaluator.
-    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &mut Block) -> R<Col> {
+    fn per_item(&mut self, e: &PExpr, cx: &Cx, blk: &Block) -> R<Col> {
         let dom = cx.dom;
         let locals = self.forced_locals(cx, blk)?;
         let mut env = Env {
@@ -311,7 +323,6 @@ impl<'a> Evaluator<'a> {
             group: None,
             places: None,
         };
-        let blk = &*blk;
         self.map(blk, dom, |ev, j| {
             env.me = Some(blk.owner(dom, j));
             env.locals.clear();

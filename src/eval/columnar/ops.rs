@@ -1,10 +1,10 @@
 //! Operators and conditions on columns: typed loops over slices where the operands allow, the reference evaluator's own operators element by element otherwise.
 
 use crate::codes;
-use crate::eval::columnar::column::{nums_col, zip_nums};
+use crate::eval::columnar::column::{nums_col, pick_nums, zip_nums};
 use crate::eval::columnar::{Block, Builder, Col, Cx, Dom};
 use crate::eval::{Evaluator, Value, R};
-use crate::num::Num;
+use crate::num::{Num, NumError};
 use crate::plan::*;
 use std::sync::Arc;
 
@@ -19,7 +19,7 @@ impl Evaluator<'_> {
         a: &PExpr,
         b: &PExpr,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Col> {
         let dom = cx.dom;
         let cc = self.col(c, cx, blk)?;
@@ -60,23 +60,23 @@ impl Evaluator<'_> {
                 .then_some(if t { &ca } else { &cb })
         };
         Ok(match (ca.nums(), cb.nums()) {
-            (Some(va), Some(vb)) if known.is_none() => Col::Nums(Arc::new(
-                truth
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &t)| if t { va.at(j) } else { vb.at(j) })
-                    .collect(),
-            )),
+            (Some(va), Some(vb)) if known.is_none() => {
+                Col::Nums(Arc::new(pick_nums(&truth, va, vb)))
+            }
             // Numbers with undefined holes (a rating, undefined for
             // a bye) in either branch, or where the condition is.
             _ if ca.opt_nums() && cb.opt_nums() => {
+                let (Some(va), Some(vb)) = (ca.opt_num_view(), cb.opt_num_view()) else {
+                    unreachable!("columns of numbers or undefined have a view");
+                };
+                let known: Option<&[bool]> = known.as_deref().map(Vec::as_slice);
                 let mut ns = Vec::with_capacity(truth.len());
                 let mut ds = Vec::with_capacity(truth.len());
                 for (j, &t) in truth.iter().enumerate() {
-                    let n = match &known {
+                    let n = match known {
                         Some(k) if !k[j] => None,
-                        _ if t => ca.num(j),
-                        _ => cb.num(j),
+                        _ if t => va.at(j),
+                        _ => vb.at(j),
                     };
                     ns.push(n.unwrap_or(Num::ZERO));
                     ds.push(n.is_some());
@@ -111,7 +111,7 @@ impl Evaluator<'_> {
         a: &PExpr,
         b: &PExpr,
         cx: &Cx,
-        blk: &mut Block,
+        blk: &Block,
     ) -> R<Col> {
         let dom = cx.dom;
         let len = blk.len(dom);
@@ -138,10 +138,15 @@ impl Evaluator<'_> {
                         ta.iter().zip(bs.iter()).map(|(&t, &x)| t & x).collect()
                     }
                     Col::Bools(bs) => ta.iter().zip(bs.iter()).map(|(&t, &x)| t | x).collect(),
-                    Col::Const(Value::Bool(x)) => ta
-                        .iter()
-                        .map(|&t| if decided(t) { !and } else { *x })
-                        .collect(),
+                    // Where `a` decided, `t & x` is false and `t | x` true
+                    // (as above): `a` itself, or the same value everywhere.
+                    Col::Const(Value::Bool(x)) => {
+                        return Ok(match (and, *x) {
+                            (true, true) | (false, false) => Col::Bools(ta),
+                            (true, false) => Col::Const(Value::Bool(false)),
+                            (false, true) => Col::Const(Value::Bool(true)),
+                        });
+                    }
                     _ => {
                         let mut out = Vec::with_capacity(len);
                         for (j, &t) in ta.iter().enumerate() {
@@ -170,7 +175,12 @@ impl Evaluator<'_> {
                     }
                     r => r?,
                 };
-                if (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef) {
+                let defined = match &ca {
+                    Col::Nums(_) | Col::Bools(_) | Col::Round | Col::Me => true,
+                    Col::OptNums(_, ds) | Col::OptBools(_, ds) => ds.iter().all(|&d| d),
+                    _ => (0..len).all(|j| blk.at(dom, &ca, j) != Value::Undef),
+                };
+                if defined {
                     return Ok(ca);
                 }
                 let cb = self.col(b, cx, blk)?;
@@ -246,29 +256,31 @@ impl Evaluator<'_> {
         };
         Ok(Some(match op {
             BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                let test = |o: std::cmp::Ordering| match op {
-                    BinOp::Eq => o.is_eq(),
-                    BinOp::Ne => o.is_ne(),
-                    BinOp::Lt => o.is_lt(),
-                    BinOp::Le => o.is_le(),
-                    BinOp::Gt => o.is_gt(),
-                    _ => o.is_ge(),
-                };
-                Col::Bools(Arc::new(zip_nums(va, vb, len, |x, y| test(x.cmp(&y)))))
+                // One loop per operator, not a choice per element.
+                // (Numbers are kept reduced: equal values are equal fields.)
+                Col::Bools(Arc::new(match op {
+                    BinOp::Eq => zip_nums(va, vb, len, |x, y| x == y),
+                    BinOp::Ne => zip_nums(va, vb, len, |x, y| x != y),
+                    BinOp::Lt => zip_nums(va, vb, len, |x, y| x < y),
+                    BinOp::Le => zip_nums(va, vb, len, |x, y| x <= y),
+                    BinOp::Gt => zip_nums(va, vb, len, |x, y| x > y),
+                    _ => zip_nums(va, vb, len, |x, y| x >= y),
+                }))
             }
             BinOp::Add | BinOp::Sub | BinOp::Mul => {
                 let mut failed = None;
-                let out = zip_nums(va, vb, len, |x, y| {
-                    let r = match op {
-                        BinOp::Add => x.add(y),
-                        BinOp::Sub => x.sub(y),
-                        _ => x.mul(y),
-                    };
+                let mut each = |r: Result<Num, NumError>| {
                     r.unwrap_or_else(|er| {
                         failed.get_or_insert(er);
                         Num::ZERO
                     })
-                });
+                };
+                // One loop per operator, not a choice per element.
+                let out = match op {
+                    BinOp::Add => zip_nums(va, vb, len, |x, y| each(x.add(y))),
+                    BinOp::Sub => zip_nums(va, vb, len, |x, y| each(x.sub(y))),
+                    _ => zip_nums(va, vb, len, |x, y| each(x.mul(y))),
+                };
                 if let Some(er) = failed {
                     self.arith(e, Err(er))?;
                     return Ok(None);

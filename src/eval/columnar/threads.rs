@@ -15,11 +15,12 @@ const THREAD_STACK: usize = 8 * 1024 * 1024;
 type Done = R<Vec<(usize, Range<Pid>, Vec<Value>)>>;
 
 /// What the forks of one computation share: the expression, the blocks
-/// after the first, the next block not yet taken, and whether one failed.
+/// after the first (`1..blocks`), the next block not yet taken, and
+/// whether one failed.
 struct Share<'a> {
     e: &'a PExpr,
     slots: usize,
-    spans: Box<[Range<Pid>]>,
+    blocks: usize,
     next: AtomicUsize,
     failed: AtomicBool,
 }
@@ -31,8 +32,10 @@ impl<'a> Share<'a> {
         let mut done = Vec::new();
         while !self.failed.load(Relaxed) {
             let k = self.next.fetch_add(1, Relaxed);
-            let Some(span) = self.spans.get(k) else { break };
-            match fork.block_col(self.e, self.slots, span.clone()) {
+            if 1 + k >= self.blocks {
+                break;
+            }
+            match fork.block_col(self.e, self.slots, 1 + k) {
                 // Values made here, on the fork's thread, not in turn on
                 // the calling one.
                 Ok((blk, col)) => done.push((k, blk.parts.clone(), blk.values(&col))),
@@ -113,16 +116,17 @@ impl<'a> Evaluator<'a> {
         slots: usize,
         mut put: impl FnMut(&mut Self, Range<Pid>, Vec<Value>),
     ) -> R<()> {
-        let spans = self.block_spans();
-        let Some((first, rest)) = spans.split_first() else {
+        let blocks = self.fields.spans.len();
+        if blocks == 0 {
             return Ok(());
-        };
-        let (blk, col) = self.block_col(e, slots, first.clone())?;
+        }
+        let (blk, col) = self.block_col(e, slots, 0)?;
         put(self, blk.parts.clone(), blk.values(&col));
-        let threads = self.threads.clamp(1, rest.len().max(1));
+        let rest = blocks - 1;
+        let threads = self.threads.clamp(1, rest.max(1));
         if threads == 1 {
-            for span in rest {
-                let (blk, col) = self.block_col(e, slots, span.clone())?;
+            for k in 1..blocks {
+                let (blk, col) = self.block_col(e, slots, k)?;
                 put(self, blk.parts.clone(), blk.values(&col));
             }
             return Ok(());
@@ -133,7 +137,7 @@ impl<'a> Evaluator<'a> {
         let share = Share {
             e,
             slots,
-            spans: rest.into(),
+            blocks,
             next: AtomicUsize::new(0),
             failed: AtomicBool::new(false),
         };
@@ -143,8 +147,7 @@ impl<'a> Evaluator<'a> {
         };
         self.absorb_fuel(&forks);
         // In block order, whoever computed them.
-        let mut cols: Vec<Option<(Range<Pid>, Vec<Value>)>> =
-            (0..rest.len()).map(|_| None).collect();
+        let mut cols: Vec<Option<(Range<Pid>, Vec<Value>)>> = (0..rest).map(|_| None).collect();
         for r in results {
             for (k, parts, vals) in r? {
                 cols[k] = Some((parts, vals));
@@ -222,11 +225,5 @@ impl<'a> Evaluator<'a> {
             }
         }
         (forks, results)
-    }
-
-    /// The participants of each block: consecutive participants with about
-    /// [`BLOCK_ENTRIES`] rounds in all (at least one participant).
-    fn block_spans(&self) -> Vec<Range<Pid>> {
-        self.fields.spans.clone()
     }
 }
