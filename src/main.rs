@@ -100,6 +100,11 @@ struct RulesArgs {
     /// as an error: print them as errors and exit 3 without standings.
     #[arg(long)]
     strict: bool,
+    /// The standings as they stood after round N: later rounds' results
+    /// (and byes entered for them) are left out. Without it: after the last
+    /// round with results.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    after_round: Option<u32>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -136,7 +141,7 @@ enum Color {
 enum Cmd {
     /// Rank an event: print the standings and what decided each tie.
     #[command(
-        after_help = "Examples:\n  tb eval fide/swiss examples/chess-swiss.toml\n  tb eval --tiebreaks PTS,BH/C1,BH,SB event.trf --format html > standings.html\n  tb eval fide/swiss event.trf --write-trf ranked.trf"
+        after_help = "Examples:\n  tb eval fide/swiss examples/chess-swiss.toml\n  tb eval --tiebreaks PTS,BH/C1,BH,SB event.trf --format html > standings.html\n  tb eval fide/swiss event.trf --write-trf ranked.trf\n  tb eval fide/swiss event.trf --after-round 7\n  tb eval fide/swiss event.trf --progress"
     )]
     Eval {
         #[command(flatten)]
@@ -151,6 +156,10 @@ enum Cmd {
         /// column (every other byte as it was), for the rating report.
         #[arg(long, value_name = "OUT.trf")]
         write_trf: Option<String>,
+        /// Instead of the standings: each participant's place after every
+        /// round, computed with the same ruleset (a column per round).
+        #[arg(long)]
+        progress: bool,
     },
     /// Show, step by step, how ties were broken (all ties, or those of the given ids).
     #[command(
@@ -649,7 +658,14 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
         Some(event) => event,
         None => load_data(&data, a.threads.map(usize::from))?,
     };
-    let mut notes = Vec::new();
+    if let Some(n) = a.after_round {
+        tb::load::rounds::after_round(&mut event, n).map_err(|why| {
+            Diag::error(codes::CLI_USAGE, format!("--after-round {n}: {why}"))
+                .with_help("give a round that has results; `tb eval` without --after-round ranks after the last one")
+        })?;
+    }
+    // What the loader left out (rounds not yet played) comes first.
+    let mut notes = event.notes.clone();
     if let Some(sys) = a.system {
         let (system, name) = match sys {
             SystemArg::Swiss => (tb::model::System::Swiss, "a Swiss"),
@@ -787,6 +803,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             format,
             seed,
             write_trf,
+            progress,
         } => {
             if let (Some(out), Some(data)) = (&write_trf, rules.files.last()) {
                 cli::trf_out::accepts(data, out)?;
@@ -794,6 +811,20 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
+            if progress {
+                let opts = tb::rank::Options {
+                    lots_seed: seed,
+                    threads: p.threads,
+                    only_deciding_reasons: true,
+                    ..Default::default()
+                };
+                let table = cli::progress::by_round(&p.event, &p.rs, &opts, st)?;
+                out!(
+                    "{}",
+                    tb::render::progress(&table, &p.event, &p.rs, &p.meta, format)
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
             if let Some(out) = &write_trf {
                 let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
@@ -890,6 +921,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
         }
         Cmd::Verify { rules } => {
+            let after = rules.after_round;
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let (event, data) = (&p.event, &p.data);
@@ -905,13 +937,16 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             }
             let diffs = list.len();
             if compared == 0 {
+                let help = match after {
+                    // The file's ranks are those after its last round.
+                    Some(n) => format!("the ranks a file records are those after its last round with results; leave out --after-round {n} to compare them"),
+                    None => "TRF files carry a rank column; native files a `rank` per participant".to_string(),
+                };
                 return Err(Diag::error(
                     codes::VERIFY_NO_RANKS,
                     format!("{data} records no ranks to compare"),
                 )
-                .with_help(
-                    "TRF files carry a rank column; native files a `rank` per participant",
-                ));
+                .with_help(help));
             }
             outln!("{compared} compared, {diffs} differ");
             Ok(if diffs == 0 {

@@ -93,6 +93,8 @@ fn requested_bye_followed_only_by_vurs_is_16_2_5() {
         .bye(2, "X", 'H')
         .game(3, "X", "Z", "-+")
         .bye(4, "X", 'Z')
+        // A game in round 4: a round of byes only would not yet be played.
+        .game(4, "Y", "Z", "1-0")
         .load();
     assert_eq!(
         show(&value(

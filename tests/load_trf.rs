@@ -262,10 +262,15 @@ fn header_records_name_date_rounds_type() {
     assert_eq!(e.name, "Spring Open");
     assert_eq!(e.start_date.as_deref(), Some("2025/04/01"));
     assert_eq!(e.system, System::RoundRobin);
-    // 142 schedules three rounds; the unplayed ones are absent.
-    assert_eq!(e.rounds, 3);
-    assert_eq!(entry(&e, "1", 3).status, Status::Absent);
-    assert_eq!(e.participants[0].entries.len(), 3);
+    // 142 schedules three rounds; only round 1 has results, so rounds 2
+    // and 3 are not yet played (issue #33): no absence, and a note.
+    assert_eq!(e.rounds, 1);
+    assert_eq!(e.scheduled, Some(3));
+    assert_eq!(e.participants[0].entries.len(), 1);
+    assert_eq!(
+        e.notes,
+        ["standings after round 1 of 3: rounds 2-3 have no results yet; a round not yet played counts for no one"]
+    );
 }
 
 #[test]
@@ -349,20 +354,35 @@ fn tiebreak_records_202_and_212() {
 
 #[test]
 fn record_240_gives_byes_in_an_individual_event() {
+    // Round 3 has a game (B-C), so rounds 2 and 3 are played: a round of
+    // byes inside the event is a round.
     let text = [
         "240 H   2    1    2".to_string(),
         "240 F   3    1".to_string(),
         player(1, "A", "2.5", &[("2", 'w', '1')]),
-        player(2, "B", "0.5", &[("1", 'b', '0')]),
+        player(
+            2,
+            "B",
+            "1.5",
+            &[("1", 'b', '0'), ("0000", '-', ' '), ("3", 'w', '1')],
+        ),
+        player(
+            3,
+            "C",
+            "0.0",
+            &[("0000", '-', ' '), ("0000", '-', ' '), ("2", 'b', '0')],
+        ),
         "XXR 3".to_string(),
     ]
     .join("\n");
     let e = ok(&text);
+    assert_eq!(e.rounds, 3);
     assert_eq!(entry(&e, "1", 2).status, Status::HalfBye);
     assert_eq!(entry(&e, "2", 2).status, Status::HalfBye);
     assert_eq!(entry(&e, "1", 3).status, Status::FullBye);
     assert_eq!(entry(&e, "1", 3).points, Num::ONE);
-    assert_eq!(entry(&e, "2", 3).status, Status::Absent);
+    assert_eq!(entry(&e, "2", 3).status, Status::Played);
+    assert_eq!(entry(&e, "3", 2).status, Status::Absent);
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);
     // A bye for an unknown player is an error.
     let d = err(&["240 H   1   77".to_string(), player(1, "A", "", &[])].join("\n"));
@@ -423,9 +443,10 @@ fn trailing_blank_result_is_absent_and_short_lines_are_fine() {
     ]
     .join("\n");
     let e = ok(&text);
-    assert_eq!(entry(&e, "1", 2).status, Status::Absent);
     assert_eq!(entry(&e, "3", 1).status, Status::Absent);
-    assert_eq!(entry(&e, "3", 2).status, Status::Absent);
+    // Round 2 holds only absences: it is not yet played (issue #33).
+    assert_eq!((e.rounds, e.scheduled), (1, Some(2)));
+    assert!(e.participants.iter().all(|p| p.entries.len() == 1));
 }
 
 #[test]

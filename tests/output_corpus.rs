@@ -160,6 +160,9 @@ pub(crate) const EXAMPLES: &[(&str, &[&str])] = &[
         "examples/team-swiss.toml",
         &["fide/team-swiss", "fide/team-round-robin"],
     ),
+    // An event in progress: results up to round 7 of 9, two byes entered
+    // for round 8 (issue #33).
+    ("examples/chess-open-round7.trf", &["fide/swiss"]),
 ];
 
 fn examples(out: &mut Vec<Case>) {
@@ -220,6 +223,56 @@ fn examples(out: &mut Vec<Case>) {
         (
             "explain__fide_team-swiss__team-swiss_toml__ids_A_C",
             "explain fide/team-swiss examples/team-swiss.toml --ids A,C",
+        ),
+        // Standings after an earlier round, and round by round (issue #33):
+        // chess, cards and bridge, every format of the round-by-round table.
+        (
+            "eval__fide_swiss__chess-open-round7_trf__table__after_round_5",
+            "eval fide/swiss examples/chess-open-round7.trf --after-round 5",
+        ),
+        (
+            "eval__fide_swiss__chess-open-round7_trf__table__after_round_8",
+            "eval fide/swiss examples/chess-open-round7.trf --after-round 8",
+        ),
+        (
+            "verify__fide_swiss__chess-open-round7_trf__after_round_5",
+            "verify fide/swiss examples/chess-open-round7.trf --after-round 5",
+        ),
+        (
+            "eval__fide_swiss__chess-open-round7_trf__table__progress",
+            "eval fide/swiss examples/chess-open-round7.trf --progress",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_csv__json__after_round_3",
+            "eval cards/swiss examples/cards-swiss.csv --after-round 3 --format json",
+        ),
+        (
+            "eval__wbf_swiss-teams__bridge-swiss-teams_toml__table__after_round_2",
+            "eval wbf/swiss-teams examples/bridge-swiss-teams.toml --after-round 2",
+        ),
+        (
+            "eval__wbf_swiss-teams__bridge-swiss-teams_toml__table__progress",
+            "eval wbf/swiss-teams examples/bridge-swiss-teams.toml --progress",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_toml__table__progress",
+            "eval cards/swiss examples/cards-swiss.toml --progress --format table",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_toml__json__progress",
+            "eval cards/swiss examples/cards-swiss.toml --progress --format json",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_toml__csv__progress",
+            "eval cards/swiss examples/cards-swiss.toml --progress --format csv",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_toml__markdown__progress",
+            "eval cards/swiss examples/cards-swiss.toml --progress --format markdown",
+        ),
+        (
+            "eval__cards_swiss__cards-swiss_toml__html__progress",
+            "eval cards/swiss examples/cards-swiss.toml --progress --format html",
         ),
         // A ruleset for another sport: a warning, then the standings (or an
         // error where the data lacks what it needs); with --strict an error
@@ -541,6 +594,13 @@ fn gacrux(out: &mut Vec<Case>) {
                 "--edition".into(),
                 edition.into(),
             ];
+            // The `afterN` fixtures: the standings after round N (gacrux -n).
+            if let (Some(n), Some(all)) = (v["round"].as_u64(), v["rounds"].as_u64()) {
+                if n < all {
+                    args.push("--after-round".into());
+                    args.push(n.to_string());
+                }
+            }
             // The `as-rr` / `as-swiss` fixtures: the system overridden.
             if file.contains(".as-") {
                 args.push("--system".into());

@@ -436,6 +436,7 @@ fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event,
     let (players, games) = (&rows.players, &rows.games);
     let fast_ev = if fast {
         json::event(src, &event_items, players, games, &rounds, threads)
+            .and_then(super::rounds::settle_read)
     } else {
         None
     };

@@ -22,6 +22,7 @@ use crate::model::Event;
 
 pub mod csv;
 pub mod native;
+pub mod rounds;
 pub mod trf;
 
 pub mod usebio;
@@ -129,6 +130,15 @@ pub fn load(source: &Source) -> Result<Event, Diag> {
 /// [`load`] with at most `threads` threads (a large TRF file's player lines,
 /// a large event's entries, are read in two halves at once). The event never depends on it.
 pub fn load_with(source: &Source, threads: usize) -> Result<Event, Diag> {
+    let mut ev = read_with(source, threads)?;
+    // One rule for every format: rounds after the last result are not yet
+    // played (a loader that checks recorded totals has settled them first).
+    rounds::settle(&mut ev);
+    Ok(ev)
+}
+
+/// The event as the format's loader reads it.
+fn read_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     match Format::detect(&source.name, &source.text) {
         Some(Format::Toml) => native::load_toml_with(source, threads),
         Some(Format::Json) => native::load_json_with(source, threads),

@@ -487,8 +487,16 @@ pub struct Event {
     pub system: System,
     /// Participant kind.
     pub kind: Kind,
-    /// Scheduled number of rounds.
+    /// Number of rounds the standings cover: the rounds played (those with
+    /// results; `load::rounds` leaves out later rounds that hold only
+    /// pre-entered byes or nothing), or the round asked for with
+    /// `--after-round`. Every entry's round is at most this.
     pub rounds: u32,
+    /// The number of rounds the data schedules, when the standings stand
+    /// before its end (TRF `XXR 9` after round 7: `Some(9)`, with `rounds`
+    /// 7); None when they cover every scheduled round, or the data does
+    /// not say how many there will be.
+    pub scheduled: Option<u32>,
     /// Points for win, draw, loss in the primary unit.
     pub scoring: Scoring,
     /// Start date as written (YYYY-MM-DD or YYYY/MM/DD), if known.
@@ -505,6 +513,10 @@ pub struct Event {
     pub tiebreaks: Vec<String>,
     /// Warnings the loader found (recorded totals that disagree, ...).
     pub warnings: Vec<Warning>,
+    /// What the loader did that is no slip but changes what is ranked
+    /// (rounds not yet played left out): printed with the standings,
+    /// never an error under `--strict`.
+    pub notes: Vec<String>,
     /// The data names a native file carries (values typed by a user), for
     /// the check against what a ruleset reads; None for the formats whose
     /// names the format itself fixes (TRF, USEBIO, CSV).
@@ -620,6 +632,7 @@ impl Event {
             system,
             kind: Kind::Player,
             rounds,
+            scheduled: None,
             scoring: match sport {
                 Sport::Cards => Scoring::cards(),
                 _ => Scoring::chess(),
@@ -631,6 +644,7 @@ impl Event {
             values: BTreeMap::new(),
             tiebreaks: Vec::new(),
             warnings: Vec::new(),
+            notes: Vec::new(),
             data_names: None,
             score_places: None,
         }
@@ -656,6 +670,75 @@ impl Event {
     /// Index of a participant by id.
     pub fn find(&self, id: &str) -> Option<Pid> {
         self.participants.iter().position(|p| p.id == id)
+    }
+
+    /// `(rounds, scheduled)` when the standings stand before the event's
+    /// end: "after round 7 of 9" on every published output.
+    pub fn stands_after(&self) -> Option<(u32, u32)> {
+        self.scheduled
+            .filter(|&m| m > self.rounds)
+            .map(|m| (self.rounds, m))
+    }
+
+    /// The last round in which any entry is a result: a game played or
+    /// forfeited (0 when there is none). Rounds after it hold at most byes
+    /// entered ahead and absences: they are not yet played (`load::rounds`).
+    /// Cheap on a complete event: it stops at the first participant with a
+    /// result in the last round.
+    pub fn last_round_with_results(&self) -> u32 {
+        let mut last = 0;
+        for p in &self.participants {
+            // Entries are in round order: the last result is found from the end.
+            if let Some(e) = p
+                .entries
+                .iter()
+                .rev()
+                .take_while(|e| e.round > last)
+                .find(|e| e.status.played() || e.status.forfeit())
+            {
+                last = e.round;
+                if last >= self.rounds {
+                    break;
+                }
+            }
+        }
+        last
+    }
+
+    /// Keep rounds 1 to `n` only: later entries are dropped, and so are the
+    /// session scores of sessions with a round after `n` and withdrawals
+    /// after `n`; `rounds` becomes `n`. What is dropped is counted by round
+    /// and kind, for the note that says so. The recorded totals, ranks and
+    /// decisions are kept: the caller knows whether they still hold.
+    pub fn keep_rounds(&mut self, n: u32) -> Vec<(u32, Status, usize)> {
+        let mut dropped: Vec<(u32, Status, usize)> = Vec::new();
+        let mut first_cut_session = u32::MAX;
+        for p in &mut self.participants {
+            let keep = p.entries.partition_point(|e| e.round <= n);
+            for e in &p.entries[keep..] {
+                first_cut_session = first_cut_session.min(e.session);
+                match dropped
+                    .iter_mut()
+                    .find(|d| d.0 == e.round && d.1 == e.status)
+                {
+                    Some(d) => d.2 += 1,
+                    None => dropped.push((e.round, e.status, 1)),
+                }
+            }
+            p.entries.truncate(keep);
+            if p.withdrawn_after.is_some_and(|w| w > n) {
+                p.withdrawn_after = None;
+            }
+        }
+        if first_cut_session != u32::MAX {
+            let whole = first_cut_session.saturating_sub(1) as usize;
+            for p in &mut self.participants {
+                p.sessions.truncate(whole);
+            }
+        }
+        self.rounds = n;
+        dropped.sort_by_key(|d| (d.0, d.1.name()));
+        dropped
     }
 
     /// Fill every scheduled round a participant has no entry for with an

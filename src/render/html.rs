@@ -15,7 +15,7 @@ use super::cells::Cells;
 use super::explain::{account, ExplainOptions};
 use super::explain_text::explain_text_from;
 use super::notes::undefined_notes;
-use super::{criterion_note, hidden_columns, title, withdrew_when, Meta};
+use super::{after_round, criterion_note, hidden_columns, title, withdrew_when, Meta};
 use crate::model::{Event, Pid};
 use crate::plan::Ruleset;
 use crate::rank::{Outcome, Standings};
@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 
 /// The page's style: system fonts, tabular figures, a tint on tied rows; a
 /// card per row below 40em; black on white without tints in print.
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 :root{--ink:#1b1f24;--muted:#59636e;--line:#d8dde3;--tie:#fdf6e3;--accent:#1f5f99}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:76rem;padding:1.5rem 1rem 2rem;font:15px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif;color:var(--ink);background:#fff}
@@ -87,11 +87,19 @@ pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> S
     push_html(&mut out, &event.name);
     out.push_str(" — ");
     push_html(&mut out, title(rs, meta));
+    push_html(&mut out, &after_round(event));
     out.push_str("</title>\n<style>\n");
     out.push_str(STYLE);
     out.push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
     push_html(&mut out, &event.name);
-    out.push_str("</h1>\n<p class=\"subtitle\">");
+    out.push_str("</h1>\n");
+    if let Some(after) = after_round(event).strip_prefix(" — ") {
+        // Standings posted mid-event say so first (issue #33).
+        out.push_str("<p class=\"subtitle\"><strong>Standings ");
+        push_html(&mut out, after);
+        out.push_str("</strong></p>\n");
+    }
+    out.push_str("<p class=\"subtitle\">");
     push_html(&mut out, title(rs, meta));
     out.push_str("</p>\n<dl class=\"meta\">\n");
     let mut meta_line = |term: &str, text: &str| {

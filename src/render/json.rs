@@ -146,14 +146,20 @@ fn members<'a>(
                 ("edition", text(rs.edition.as_deref())),
             ]),
         ),
-        (
-            "event",
-            Object(vec![
+        ("event", {
+            let mut fields = vec![
                 ("name", Str(&event.name)),
                 ("participants", Int(event.participants.len() as u64)),
                 ("rounds", Int(u64::from(event.rounds))),
-            ]),
-        ),
+            ];
+            // Standings before the event's end: after which round of how
+            // many (only then, so that a complete event's output is as it was).
+            if let Some((n, m)) = event.stands_after() {
+                fields.push(("after_round", Int(u64::from(n))));
+                fields.push(("scheduled_rounds", Int(u64::from(m))));
+            }
+            Object(fields)
+        }),
         (
             "columns",
             Array(

@@ -4,7 +4,7 @@
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{criterion_note, hidden_columns, title, withdrawn_note, Meta};
+use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Meta};
 use crate::model::Event;
 use crate::plan::Ruleset;
 use crate::rank::Standings;
@@ -13,7 +13,13 @@ use std::fmt::Write as _;
 pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
-    let _ = write!(out, "## {} — {}\n\n", event.name, title(rs, meta));
+    let _ = write!(
+        out,
+        "## {} — {}{}\n\n",
+        event.name,
+        title(rs, meta),
+        after_round(event)
+    );
     if let Some(src) = &rs.source_doc {
         out.push_str("Ruleset ");
         push_markdown(&mut out, &meta.ruleset);
@@ -87,7 +93,7 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
     out
 }
 
-fn push_markdown(out: &mut String, text: &str) {
+pub(super) fn push_markdown(out: &mut String, text: &str) {
     if text.contains('|') {
         out.push_str(&text.replace('|', "\\|"));
     } else {

@@ -41,12 +41,14 @@ mod markdown;
 mod more;
 mod notes;
 mod procedures;
+mod progress;
 mod table;
 
 pub use explain::{explain, Account, DetailFn, ExplainFormat, ExplainOptions};
 pub use more::{more_digits, step_more_digits};
 pub use notes::{undefined_notes, undefined_reason};
 pub use procedures::procedures;
+pub use progress::{progress, Progress, ProgressRow};
 
 use crate::eval::Value;
 use crate::model::Event;
@@ -168,6 +170,15 @@ impl<K: PartialEq> Repeat<K> {
 fn is_shared(s: &Standings, i: usize) -> bool {
     let r = s.rows[i].rank;
     (i > 0 && s.rows[i - 1].rank == r) || s.rows.get(i + 1).is_some_and(|x| x.rank == r)
+}
+
+/// " — after round 7 of 9" for the title of standings that stand before
+/// the event's end; empty otherwise.
+fn after_round(event: &Event) -> String {
+    match event.stands_after() {
+        Some((n, m)) => format!(" — after round {n} of {m}"),
+        None => String::new(),
+    }
 }
 
 /// The ruleset's title, or the name the user gave it.

@@ -2,7 +2,7 @@
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{criterion_note, hidden_columns, title, withdrawn_note, Meta};
+use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Meta};
 use crate::model::Event;
 use crate::plan::Ruleset;
 use crate::rank::Standings;
@@ -27,7 +27,13 @@ pub(super) fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> 
     let chars = |c: &str| if ascii { c.len() } else { c.chars().count() };
     let line_len: usize = width.iter().map(|w| w + 2).sum::<usize>() + 1;
     let mut out = String::with_capacity(1024 + (cells.len() + 1) * line_len);
-    let _ = writeln!(out, "{} — {}", event.name, title(rs, meta));
+    let _ = writeln!(
+        out,
+        "{} — {}{}",
+        event.name,
+        title(rs, meta),
+        after_round(event)
+    );
     if let Some(src) = &rs.source_doc {
         let _ = writeln!(out, "Ruleset {}: {src}", meta.ruleset);
     }

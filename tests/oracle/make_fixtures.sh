@@ -34,6 +34,16 @@ build() {
             "${ORACLE[@]}" values --trf "$trf" --tiebreaks "$codes" --edition "$edition" \
                 --output "${trf%.trf}.$edition.json"
         done
+        # Standings after earlier rounds (gacrux -n; tb --after-round):
+        # round 3, and two rounds before the end.
+        case "$(basename "$trf")" in team_*) continue ;; esac
+        rounds="$(awk '$1 == "142" { print $2 }' "$trf")"
+        for n in 3 $((rounds - 2)); do
+            for edition in 2024 2026; do
+                "${ORACLE[@]}" values --trf "$trf" --tiebreaks "$codes" --edition "$edition" \
+                    --round "$n" --output "${trf%.trf}.after$n.$edition.json"
+            done
+        done
     done
 }
 

@@ -234,6 +234,7 @@ fn run_case(source: &Source, dir: &Path, case: &Case) -> Result<(usize, Vec<Stri
         params: s.params.iter().map(|p| p.v.clone()).collect(),
         threads: None,
         strict: false,
+        after_round: None,
     };
     let p = prepare_event(&args, loaded).map_err(|d| in_case(d, source, case))?;
     let mut st = tb::rank::rank(&p.event, &p.rs, &tb::rank::Options::default())?;

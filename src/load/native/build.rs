@@ -197,6 +197,9 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     if !cx.errors.is_empty() {
         return Err(finish_errors(src, cx.errors));
     }
+    // Before the recorded scores are compared with the rounds: a score
+    // written after round 7 does not count a bye entered for round 8.
+    crate::load::rounds::settle(&mut ev);
     add_warnings(&mut ev);
     bridge_warnings(&mut ev);
     ev.data_names = Some(with_lines(crate::model::DataNames::of(&ev), &cx.lines));

@@ -28,6 +28,7 @@ use super::char_span;
 pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
+use crate::load::rounds::settle_read;
 use crate::model::Event;
 #[cfg(doc)]
 use crate::num::Num;
@@ -82,7 +83,7 @@ pub fn load_toml(source: &Source) -> Result<Event, Diag> {
 /// event, and anything else goes through the spanned tree.
 pub fn load_toml_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     check_size(source)?;
-    match fast::load_toml(&source.text, threads) {
+    match fast::load_toml(&source.text, threads).and_then(settle_read) {
         Some(ev) => Ok(ev),
         None => toml_tree(source),
     }
@@ -93,7 +94,7 @@ pub fn load_toml_with(source: &Source, threads: usize) -> Result<Event, Diag> {
 #[doc(hidden)]
 pub fn load_toml_fast(source: &Source) -> Option<Event> {
     check_size(source).ok()?;
-    fast::load_toml(&source.text, crate::par::default_threads())
+    fast::load_toml(&source.text, crate::par::default_threads()).and_then(settle_read)
 }
 
 /// The tree path alone on a TOML file, as `load_toml` ran before the
@@ -156,7 +157,7 @@ pub fn load_json_with(source: &Source, threads: usize) -> Result<Event, Diag> {
     // Most files are valid: read those in one pass straight into the event.
     // Anything else goes through the spanned tree, which gives the
     // diagnostics (and builds the same event from what the fast path takes).
-    match fast::load(&source.text, threads) {
+    match fast::load(&source.text, threads).and_then(settle_read) {
         Some(ev) => Ok(ev),
         None => json_tree(source),
     }
@@ -167,7 +168,7 @@ pub fn load_json_with(source: &Source, threads: usize) -> Result<Event, Diag> {
 #[doc(hidden)]
 pub fn load_json_fast(source: &Source) -> Option<Event> {
     check_size(source).ok()?;
-    fast::load(&source.text, crate::par::default_threads())
+    fast::load(&source.text, crate::par::default_threads()).and_then(settle_read)
 }
 
 /// The tree path alone, as `load_json` ran before the one-pass reader. For

@@ -113,6 +113,10 @@ struct Loader<'s> {
     /// Lines with a half-point bye in the old notation (`0000 - =`), one
     /// per bye.
     old_half_byes: Vec<usize>,
+    /// Games paired without a result yet: (round, index of the warning
+    /// about it in `warnings`). In a round not yet played the warning
+    /// gives way to the note that says so (`load::rounds`).
+    paired: Vec<(u32, usize)>,
     /// Most threads to read with.
     threads: usize,
 }
@@ -125,6 +129,7 @@ impl<'s> Loader<'s> {
             dropped: 0,
             warnings: Vec::new(),
             old_half_byes: Vec::new(),
+            paired: Vec::new(),
             threads: 1,
         }
     }
@@ -228,7 +233,11 @@ impl<'s> Loader<'s> {
             }
         }
         self.all_errors()?;
-        self.check_totals(&rec.raws, &event, &played, rounds)?;
+        if self.settle(&mut event) {
+            // Points over the entries left, not the ones summed as they were read.
+            played.iter_mut().for_each(|g| g.total = None);
+        }
+        self.check_totals(&rec.raws, &event, &played, event.rounds)?;
 
         event
             .warnings
@@ -477,6 +486,33 @@ impl<'s> Loader<'s> {
             .with_help("check the number of rounds (records 142 and XXR)"));
         }
         Ok(rounds)
+    }
+
+    /// Leave out the rounds not yet played (`load::rounds::settle`): a game
+    /// paired without a result in one of them is part of the note, not a
+    /// warning. Whether anything was left out.
+    fn settle(&mut self, event: &mut Event) -> bool {
+        let mut per_round: Vec<(u32, usize)> = Vec::new();
+        for &(r, _) in &self.paired {
+            match per_round.iter_mut().find(|x| x.0 == r) {
+                Some(x) => x.1 += 1,
+                None => per_round.push((r, 1)),
+            }
+        }
+        if !crate::load::rounds::settle_paired(event, &per_round) {
+            return false;
+        }
+        let mut gone: Vec<usize> = self
+            .paired
+            .iter()
+            .filter(|p| p.0 > event.rounds)
+            .map(|p| p.1)
+            .collect();
+        gone.sort_unstable();
+        for i in gone.into_iter().rev() {
+            self.warnings.remove(i);
+        }
+        true
     }
 
     /// One warning for every half-point bye written the old way (`0000 - =`

@@ -305,6 +305,7 @@ impl<'s> Loader<'s> {
         let Some((status, outcome)) = game_status(result, oresult) else {
             // Paired but no result yet.
             if i < j {
+                self.paired.push((r, self.warnings.len()));
                 self.warnings.push(format!(
                     "round {r}: {} and {} are paired but have no result yet; both are treated as absent",
                     a.num, o.num
