@@ -13,3 +13,4 @@ pub mod roles;
 pub mod test;
 pub mod trf_out;
 pub mod verify;
+pub mod write;
