@@ -39,7 +39,7 @@ codes! {
     CHECK_IMPORT_CYCLE = "tb::check::import_cycle";
     /// Imports nested deeper than 16, or more than 256 files.
     CHECK_IMPORT_DEPTH = "tb::check::import_depth";
-    /// A ruleset file that cannot be read (missing rights, not UTF-8, over 1 MiB).
+    /// A ruleset file that cannot be read (missing rights, not UTF-8, over 1 MiB), or that `tb fmt` cannot write (a full disk: the file is left as it was).
     CHECK_IO = "tb::check::io";
     /// `import` or `table` naming something that is not a regular file: a named pipe (FIFO), a device, a socket or a folder. Refused before it is read, so a FIFO never blocks.
     CHECK_NOT_A_FILE = "tb::check::not_a_file";
