@@ -39,8 +39,14 @@ codes! {
     CHECK_IMPORT_CYCLE = "tb::check::import_cycle";
     /// Imports nested deeper than 16, or more than 256 files.
     CHECK_IMPORT_DEPTH = "tb::check::import_depth";
-    /// A ruleset file that cannot be read (missing rights, not UTF-8, over 1 MiB).
+    /// A ruleset file that cannot be read (missing rights, not UTF-8, over 1 MiB), or that `tb fmt` cannot write (a full disk: the file is left as it was).
     CHECK_IO = "tb::check::io";
+    /// `import` or `table` naming something that is not a regular file: a named pipe (FIFO), a device, a socket or a folder. Refused before it is read, so a FIFO never blocks.
+    CHECK_NOT_A_FILE = "tb::check::not_a_file";
+    /// `import` or `table` naming a file (not named `.tb`) that neither parses as a ruleset nor reads as a table (most lines two numbers): refused by name, its lines not quoted.
+    CHECK_NOT_A_RULESET = "tb::check::not_a_ruleset";
+    /// `import` or `table` naming an absolute path, or a file out of the root ruleset's folder (by `..` or a symbolic link), that no `--allow-path` folder holds.
+    CHECK_PATH_OUTSIDE = "tb::check::path_outside";
     /// A step's `when` about one participant rather than the group.
     CHECK_ME_IN_CONDITION = "tb::check::me_in_condition";
     /// A call with named arguments that leaves a parameter without a value (the help names it).
@@ -87,6 +93,8 @@ codes! {
     CHECK_UNKNOWN_TABLE_FILE = "tb::check::unknown_table_file";
     /// `--param` not `NAME=VALUE`, or a value that is not a number.
     CLI_BAD_PARAM = "tb::cli::bad_param";
+    /// `tb fmt` or `--write-trf` left a file alone: it changed on disk since tb read it (an edit saved meanwhile), or a file appeared where `--write-trf` was to create one. Exit code 3.
+    CLI_FILE_CHANGED = "tb::cli::file_changed";
     /// `tb eval DATA` with no ruleset, no `--tiebreaks` and no tie-breaks in the data.
     CLI_NO_RULESET = "tb::cli::no_ruleset";
     /// `--strict` and more than one warning: the summary; each warning is an error under it, with its own code (a single warning is reported alone, under its code). Exit code 3.

@@ -105,6 +105,27 @@ struct RulesArgs {
     /// round with results.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     after_round: Option<u32>,
+    #[command(flatten)]
+    paths: PathArgs,
+}
+
+/// Where the files a ruleset imports or reads as tables may lie (every
+/// command that reads rulesets).
+#[derive(clap::Args, Clone, Default)]
+struct PathArgs {
+    /// Also let rulesets import files (and read tables) in DIR and below
+    /// (repeatable). Without it, a ruleset reads only files in its own
+    /// folder and below: no absolute path, no `..` out of it, no symbolic
+    /// link out of it.
+    #[arg(long = "allow-path", value_name = "DIR")]
+    allow_path: Vec<String>,
+}
+
+impl PathArgs {
+    /// The resolver that reads imports and tables from disk.
+    fn resolver(&self) -> Result<cli::files::DiskResolver, Diag> {
+        cli::files::DiskResolver::allowing(&self.allow_path)
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -192,6 +213,8 @@ enum Cmd {
         /// lower is better), hand-off and article.
         #[arg(long, short)]
         verbose: bool,
+        #[command(flatten)]
+        paths: PathArgs,
     },
     /// Compare the computed ranking with the one recorded in the data.
     ///
@@ -213,6 +236,8 @@ enum Cmd {
         /// Test files, or folders to search for `*.test.toml` files.
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<String>,
+        #[command(flatten)]
+        allow: PathArgs,
     },
     /// Format .tb files the one canonical way, in place (lists the files
     /// changed).
@@ -260,6 +285,8 @@ enum Cmd {
         /// Output format.
         #[arg(long, short, value_enum, default_value_t = cli::doc::DocFormat::Markdown)]
         format: cli::doc::DocFormat,
+        #[command(flatten)]
+        paths: PathArgs,
     },
     /// Print a shell completion script.
     ///
@@ -484,10 +511,15 @@ fn library_exists(name: &str) -> Result<(), Diag> {
     )))
 }
 
-fn load_ruleset(name: &str, params: &[String]) -> Result<tb::plan::Ruleset, Diag> {
+fn load_ruleset(
+    name: &str,
+    params: &[String],
+    paths: &PathArgs,
+) -> Result<tb::plan::Ruleset, Diag> {
     let overrides = parse_params(params)?;
+    let resolver = paths.resolver()?;
     let root = cli::files::load_root(name)?;
-    tb::check::check(root, &cli::files::DiskResolver, &overrides)
+    tb::check::check(root, &resolver, &overrides)
 }
 
 /// Largest data file read.
@@ -679,7 +711,7 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
     let explicit = a.edition.as_deref().map(str::trim);
     let overrides = parse_params(&a.params)?;
     let (mut rs, shown) = match (ruleset, &a.tiebreaks) {
-        (Some(name), _) => (load_ruleset(&name, &a.params)?, name),
+        (Some(name), _) => (load_ruleset(&name, &a.params, &a.paths)?, name),
         (None, _) => {
             let (src, shown) = match &a.tiebreaks {
                 Some(list) => (
@@ -708,8 +740,8 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
                 }
                 None => default_library(&event)?,
             };
-            let rs =
-                tb::check::check_list(src, &library, None, &cli::files::DiskResolver, &overrides)?;
+            let resolver = a.paths.resolver()?;
+            let rs = tb::check::check_list(src, &library, None, &resolver, &overrides)?;
             (rs, shown)
         }
     };
@@ -805,9 +837,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             write_trf,
             progress,
         } => {
-            if let (Some(out), Some(data)) = (&write_trf, rules.files.last()) {
-                cli::trf_out::accepts(data, out)?;
-            }
+            let out_before = match (&write_trf, rules.files.last()) {
+                (Some(out), Some(data)) => cli::trf_out::accepts(data, out)?,
+                _ => None,
+            };
             let p = prepare(&rules)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
@@ -826,7 +859,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 return Ok(ExitCode::SUCCESS);
             }
             if let Some(out) = &write_trf {
-                let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
+                let note = cli::trf_out::write(&p.data, out, out_before.as_ref(), &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
                 if !matches!(style, DiagStyle::Json) {
                     eprintln!("{note}");
@@ -883,10 +916,14 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             );
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Check { rulesets, verbose } => {
+        Cmd::Check {
+            rulesets,
+            verbose,
+            paths,
+        } => {
             let mut failed = None;
             for r in &rulesets {
-                match load_ruleset(r, &[]) {
+                match load_ruleset(r, &[], &paths) {
                     Ok(rs) => {
                         let codes = match rs.codes.len() {
                             0 => String::new(),
@@ -955,8 +992,8 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 ExitCode::from(EXIT_VERIFY)
             })
         }
-        Cmd::Test { paths } => {
-            let (report, result) = cli::test::run(&paths);
+        Cmd::Test { paths, allow } => {
+            let (report, result) = cli::test::run(&paths, &allow);
             out!("{report}");
             result
         }
@@ -997,8 +1034,12 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             out!("{}", cli::doc::show(&name)?);
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Doc { ruleset, format } => {
-            let rs = load_ruleset(&ruleset, &[])?;
+        Cmd::Doc {
+            ruleset,
+            format,
+            paths,
+        } => {
+            let rs = load_ruleset(&ruleset, &[], &paths)?;
             outln!("{}", cli::doc::render(&ruleset, &rs, format));
             Ok(ExitCode::SUCCESS)
         }

@@ -421,7 +421,7 @@ fn check_file_codes() {
     std::fs::write(dir.join("b.tb"), "import \"a\"\nmetric y = 1\n").expect("write");
     let root = crate::files::load_root(&dir.join("a.tb").display().to_string()).expect("root");
     let d = expect(
-        tb::check::check(root, &crate::files::DiskResolver, &[]),
+        tb::check::check(root, &crate::files::DiskResolver::default(), &[]),
         "tb::check::import_cycle",
         Some("import \"a\""),
     );
@@ -439,7 +439,7 @@ fn check_file_codes() {
     std::fs::write(dir.join(format!("f{n}.tb")), "metric last = 1\n").expect("write");
     let root = crate::files::load_root(&dir.join("f0.tb").display().to_string()).expect("root");
     expect(
-        tb::check::check(root, &crate::files::DiskResolver, &[]),
+        tb::check::check(root, &crate::files::DiskResolver::default(), &[]),
         "tb::check::import_depth",
         Some(&format!("import \"f{}\"", tb::check::MAX_IMPORT_DEPTH + 1)),
     );

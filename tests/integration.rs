@@ -14,6 +14,8 @@ mod fide_support;
 #[path = "../fuzz/harness.rs"]
 mod harness;
 // The command line's ruleset files on disk (the library's checker reads none).
+// Some of its functions serve only `tb fmt`, which the tests run as a binary.
+#[allow(dead_code)]
 #[path = "../src/cli/files.rs"]
 mod files;
 
@@ -42,6 +44,7 @@ mod fide_team_oracle;
 mod fide_tiebreaks;
 mod fide_unplayed;
 mod fmt;
+mod hostile_files;
 mod hostile_props;
 mod hostile_regressions;
 mod language;

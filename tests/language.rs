@@ -469,7 +469,7 @@ fn import_cycle_is_rejected() {
     std::fs::write(dir.join("a.tb"), "import \"b\"\nmetric x = 1\n").unwrap();
     std::fs::write(dir.join("b.tb"), "import \"a\"\nmetric y = 2\n").unwrap();
     let root = crate::files::load_root(dir.join("a.tb").to_str().unwrap()).unwrap();
-    let err = tb::check::check(root, &crate::files::DiskResolver, &[]).unwrap_err();
+    let err = tb::check::check(root, &crate::files::DiskResolver::default(), &[]).unwrap_err();
     assert_eq!(err.code, "tb::check::import_cycle");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -38,7 +38,7 @@ fn the_shipped_resolver_reads_no_files() {
     std::fs::write(&root_path, "import \"lib\"\n").unwrap();
     let root = crate::files::load_root(root_path.to_str().unwrap()).unwrap();
     assert!(tb::check::check(root.clone(), &tb::shipped::Shipped, &[]).is_err());
-    assert!(tb::check::check(root, &crate::files::DiskResolver, &[]).is_ok());
+    assert!(tb::check::check(root, &crate::files::DiskResolver::default(), &[]).is_ok());
     // Shipped libraries resolve relative to the importing file's folder.
     let rs = tb::check::check(
         tb::shipped::source("fide/swiss").unwrap(),
@@ -60,8 +60,8 @@ fn a_copied_ruleset_is_told_which_shipped_library_it_meant() {
     let path = dir.join("swiss.tb");
     std::fs::write(&path, tb::shipped::get("fide/swiss").expect("shipped")).unwrap();
     let src = crate::files::read_file(&path).expect("reads");
-    let d =
-        tb::check::check(src, &crate::files::DiskResolver, &[]).expect_err("no lib.tb beside it");
+    let d = tb::check::check(src, &crate::files::DiskResolver::default(), &[])
+        .expect_err("no lib.tb beside it");
     let plain = d.plain();
     assert!(plain.contains("tb::check::unknown_import"), "{plain}");
     assert!(
@@ -74,7 +74,7 @@ fn a_copied_ruleset_is_told_which_shipped_library_it_meant() {
         .replace("import \"lib\"", "import \"fide/lib\"");
     std::fs::write(&path, text).unwrap();
     let src = crate::files::read_file(&path).expect("reads");
-    tb::check::check(src, &crate::files::DiskResolver, &[])
+    tb::check::check(src, &crate::files::DiskResolver::default(), &[])
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -163,7 +163,7 @@ fn a_table_on_disk_is_read_next_to_the_declaring_file() {
     .unwrap();
     std::fs::write(dir.join("a.tb"), "import \"lib/lib\"\n").unwrap();
     let root = crate::files::load_root(dir.join("a.tb").to_str().unwrap()).unwrap();
-    let rs = tb::check::check(root, &crate::files::DiskResolver, &[])
+    let rs = tb::check::check(root, &crate::files::DiskResolver::default(), &[])
         .unwrap_or_else(|d| panic!("{}", d.plain()));
     assert_eq!(rs.tables.len(), 1);
     assert!(

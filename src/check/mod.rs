@@ -60,6 +60,36 @@ pub trait Resolve {
     /// The source named `name`, imported (or read as a table) from the file
     /// `from` (its display name).
     fn resolve(&self, name: &str, from: &Source) -> Result<Source, String>;
+
+    /// [`Resolve::resolve`], where a resolver may also refuse a file that
+    /// exists, with the code of the refusal (the command line's: a path out
+    /// of the ruleset's folder, a file that is not a regular file). The
+    /// checker asks this; by default nothing is refused.
+    fn lookup(&self, name: &str, from: &Source) -> Result<Source, Unresolved> {
+        self.resolve(name, from).map_err(Unresolved::from)
+    }
+}
+
+/// Why a resolver gives no source for a name.
+#[derive(Clone, Debug)]
+pub struct Unresolved {
+    /// The code of a refusal; None when there is nothing of that name (the
+    /// checker reports an unknown import or table file).
+    pub code: Option<&'static str>,
+    /// What was not found, or why it was refused.
+    pub message: String,
+    /// How to get the file read, for a refusal.
+    pub help: String,
+}
+
+impl From<String> for Unresolved {
+    fn from(message: String) -> Unresolved {
+        Unresolved {
+            code: None,
+            message,
+            help: String::new(),
+        }
+    }
 }
 
 /// The warning for a ruleset applied to data of another sport (a bridge
@@ -239,7 +269,7 @@ impl Checker {
         for (name, span) in imports {
             let mut chain2 = chain.clone();
             chain2.push(src.name.clone());
-            match resolver.resolve(&name, &src) {
+            match resolver.lookup(&name, &src) {
                 Ok(s) => {
                     if chain2.contains(&s.name) {
                         self.err(
@@ -263,11 +293,20 @@ impl Checker {
                         self.load(s, resolver, depth + 1, chain2);
                     }
                 }
-                Err(msg) => self.err(
+                Err(Unresolved {
+                    code: Some(code),
+                    message,
+                    help,
+                }) => self.err(id, span, code, message, "refused", &help),
+                Err(Unresolved {
+                    code: None,
+                    message,
+                    ..
+                }) => self.err(
                     id,
                     span,
                     codes::CHECK_UNKNOWN_IMPORT,
-                    msg,
+                    message,
                     "cannot find this",
                     "`tb list` names the shipped rulesets and libraries; a path is relative to the importing file",
                 ),

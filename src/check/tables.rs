@@ -6,7 +6,7 @@
 //! reported with the row it is on, in the data file.
 
 use super::exprs::Scope;
-use super::{Checker, Resolve, MAX_ERRORS};
+use super::{Checker, Resolve, Unresolved, MAX_ERRORS};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::num::Num;
@@ -26,7 +26,7 @@ impl Checker {
         if !self.define(fid, &t.name, true) {
             return;
         }
-        let (data, rows) = match resolver.resolve(&t.file, &self.files[fid]) {
+        let (data, rows) = match resolver.lookup(&t.file, &self.files[fid]) {
             Ok(src) => {
                 let (rows, errors) = read_rows(&src, &t.name.name);
                 if errors.is_empty() && rows.is_empty() {
@@ -42,7 +42,16 @@ impl Checker {
                 self.errors.extend(errors);
                 (src.name, rows)
             }
-            Err(msg) => {
+            Err(Unresolved {
+                code: Some(code),
+                message,
+                help,
+            }) => {
+                let msg = format!("table `{}`: {message}", t.name.name);
+                self.err(fid, t.file_span, code, msg, "refused", &help);
+                (t.file.clone(), Vec::new())
+            }
+            Err(Unresolved { message: msg, .. }) => {
                 self.err(
                     fid,
                     t.file_span,

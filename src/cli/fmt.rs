@@ -1,7 +1,9 @@
 //! `tb fmt`: the files and folders named, each `.tb` file formatted by
-//! [`tb::format`] and rewritten in place, or (`--check`) compared with its
-//! formatted text; `-` is standard input to standard output.
+//! [`tb::format`] and replaced by its formatted text (whole, through a
+//! temporary file: [`crate::cli::write`]), or (`--check`) compared with it;
+//! `-` is standard input to standard output.
 
+use crate::cli::{files, write};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,9 +68,18 @@ pub fn run(paths: &[String], check: bool) -> (String, Result<ExitCode, Diag>) {
 
 /// Format one file: rewrite it (listing it in `out`) or, with `check`,
 /// report its first difference. True when the file was not formatted.
+/// The file keeps its byte-order mark and its line ends; it is replaced
+/// whole ([`crate::cli::write`]), and not at all if it changed on disk
+/// while it was formatted.
 fn one(path: &Path, check: bool, out: &mut String) -> Result<bool, Diag> {
-    let src = crate::cli::files::read_file(path).map_err(|e| Diag::error(codes::CHECK_IO, e))?;
-    let formatted = tb::format::format(&src)?;
+    let io = |e: String| Diag::error(codes::CHECK_IO, e);
+    let name = path.display().to_string();
+    // What the file is before it is read: a change after this is seen.
+    let before = write::seen(path).map_err(|e| io(format!("cannot read {name}: {e}")))?;
+    let raw = files::read_text(path).map_err(io)?;
+    let bom = raw.starts_with(files::BOM);
+    let src = Source::new(name, files::without_bom(raw));
+    let formatted = tb::format::format_file(&src)?;
     let Some(diff) = tb::format::first_difference(&formatted, &src.text) else {
         return Ok(false);
     };
@@ -77,11 +88,28 @@ fn one(path: &Path, check: bool, out: &mut String) -> Result<bool, Diag> {
             "{}:{}: not formatted\n  expected: {}\n  found:    {}\n",
             src.name, diff.line, diff.expected, diff.found
         ));
-    } else {
-        std::fs::write(path, &formatted)
-            .map_err(|e| Diag::error(codes::CHECK_IO, format!("cannot write {}: {e}", src.name)))?;
-        out.push_str(&format!("{}\n", src.name));
+        return Ok(true);
     }
+    let bytes = if bom {
+        format!("{}{formatted}", files::BOM)
+    } else {
+        formatted
+    };
+    write::replace(path, before.as_ref(), bytes.as_bytes()).map_err(|e| match e {
+        write::WriteError::Changed => Diag::error(
+            codes::CLI_FILE_CHANGED,
+            format!(
+                "{} changed on disk while it was formatted: left as it is",
+                src.name
+            ),
+        )
+        .with_help("run `tb fmt` again on the file as it is now"),
+        write::WriteError::Io(e) => Diag::error(
+            codes::CHECK_IO,
+            format!("cannot write {}: {e} (the file is as it was)", src.name),
+        ),
+    })?;
+    out.push_str(&format!("{}\n", src.name));
     Ok(true)
 }
 
@@ -100,9 +128,14 @@ fn stdin(check: bool, out: &mut String) -> Result<ExitCode, Diag> {
             "cannot read standard input: it is not UTF-8 text",
         )
     })?;
-    let src = Source::new("<stdin>", text);
-    let formatted = tb::format::format(&src)?;
+    // A byte-order mark and the line ends are kept, as in a file.
+    let bom = text.starts_with(files::BOM);
+    let src = Source::new("<stdin>", files::without_bom(text));
+    let formatted = tb::format::format_file(&src)?;
     if !check {
+        if bom {
+            out.push(files::BOM);
+        }
         out.push_str(&formatted);
         return Ok(ExitCode::SUCCESS);
     }
@@ -119,7 +152,9 @@ fn stdin(check: bool, out: &mut String) -> Result<ExitCode, Diag> {
 }
 
 /// The files the paths name: a file as given, a folder's `.tb` files at
-/// any depth (in name order; links to folders are not followed).
+/// any depth (in name order). In a folder, symbolic links are not
+/// followed, to files or to folders: `tb fmt FOLDER` rewrites the files in
+/// the folder, never one a link points to elsewhere.
 fn collect(paths: &[String]) -> Result<Vec<PathBuf>, Diag> {
     let mut files = Vec::new();
     for p in paths {
@@ -154,7 +189,7 @@ fn folder(dir: &Path, files: &mut Vec<PathBuf>) -> std::io::Result<()> {
         let kind = e.file_type()?;
         if kind.is_dir() {
             folder(&path, files)?;
-        } else if path.extension().is_some_and(|x| x == "tb") && path.is_file() {
+        } else if kind.is_file() && path.extension().is_some_and(|x| x == "tb") {
             files.push(path);
         }
     }

@@ -14,3 +14,4 @@ pub mod roles;
 pub mod test;
 pub mod trf_out;
 pub mod verify;
+pub mod write;

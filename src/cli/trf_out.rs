@@ -5,11 +5,14 @@
 //! bytes again and writes the file.
 //!
 //! In: the data argument, the output path, the event and its standings.
-//! Out: the file written, and a note for standard error; a diagnostic
+//! Out: the file written (whole, through a temporary file beside it:
+//! [`crate::cli::write`]), and a note for standard error; a diagnostic
 //! (`tb::cli::write_trf`) when the input is not a TRF file (exit 2), or
 //! (`tb::cli::write_failed`) when the output cannot be written (exit 3).
 
+use crate::cli::write::{replace, same_file, seen, Seen, WriteError};
 use std::collections::HashMap;
+use std::path::Path;
 use tb::codes;
 use tb::diag::Diag;
 use tb::load::Format;
@@ -17,8 +20,9 @@ use tb::model::{Event, Kind};
 use tb::rank::Standings;
 
 /// Refuse before ranking when the data is not a TRF file read from a path,
-/// or the output would overwrite it.
-pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
+/// or the output would overwrite it. Gives what OUT is now (None: no file
+/// there yet), for [`write`] to check that nothing changed it meanwhile.
+pub fn accepts(data: &str, out: &str) -> Result<Option<Seen>, Diag> {
     let refuse = |why: String, help: &str| {
         Err(Diag::error(codes::CLI_WRITE_TRF, format!("--write-trf {out}: {why}")).with_help(help))
     };
@@ -36,22 +40,29 @@ pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
             "--write-trf copies a TRF file (.trf, .txt) with the computed ranks; for other data use --format json or csv",
         );
     }
-    let same = match (std::fs::canonicalize(data), std::fs::canonicalize(out)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if same {
+    // By device and inode: a hard link to the input is the input.
+    if same_file(Path::new(data), Path::new(out)) {
         return refuse(
             format!("{out} is the input file"),
             "write the ranked copy to another file; the input stays as it was",
         );
     }
-    Ok(())
+    seen(Path::new(out)).map_err(|e| {
+        Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
+            .with_help("give a path in a folder you can write to")
+    })
 }
 
-/// Write `data` with the computed ranks to `out`; the note says what was
-/// written.
-pub fn write(data: &str, out: &str, event: &Event, st: &Standings) -> Result<String, Diag> {
+/// Write `data` with the computed ranks to `out`, whole or not at all, and
+/// not if `out` is no longer what it was (`before`, from [`accepts`]); the
+/// note says what was written.
+pub fn write(
+    data: &str,
+    out: &str,
+    before: Option<&Seen>,
+    event: &Event,
+    st: &Standings,
+) -> Result<String, Diag> {
     let bytes = std::fs::read(data).map_err(|e| {
         Diag::error(
             codes::CLI_WRITE_FAILED,
@@ -73,9 +84,17 @@ pub fn write(data: &str, out: &str, event: &Event, st: &Standings) -> Result<Str
                 )
             },
         )?;
-    std::fs::write(out, text).map_err(|e| {
-        Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
-            .with_help("give a path in a folder you can write to")
+    replace(Path::new(out), before, &text).map_err(|e| match e {
+        WriteError::Changed => Diag::error(
+            codes::CLI_FILE_CHANGED,
+            format!("--write-trf {out}: the file changed on disk while the event was ranked: left as it is"),
+        )
+        .with_help("run again, or write the ranked copy to another file"),
+        WriteError::Io(e) => Diag::error(
+            codes::CLI_WRITE_FAILED,
+            format!("cannot write {out}: {e} (nothing was written)"),
+        )
+        .with_help("give a path in a folder you can write to"),
     })?;
     let what = if team { "team (310)" } else { "player (001)" };
     let mut note = format!(

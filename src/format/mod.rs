@@ -33,7 +33,9 @@
 //!   longest of those lines.
 //! - No trailing blanks; a run of blank lines becomes one; no blank line
 //!   at the start, just after `{` or just before `}`; exactly one line
-//!   break at the end (and `\n`, not `\r\n`).
+//!   break at the end. [`format`] breaks lines with `\n`; [`format_file`]
+//!   with what the file uses (`\r\n` when its first line ends so), so that
+//!   a file saved on Windows stays as its editor wrote it.
 //!
 //! Safety: the result must have the same tokens (comments included), parse
 //! to the same tree (ignoring where things are), and stay as it is when
@@ -54,6 +56,23 @@ pub fn format(src: &Source) -> Result<String, Diag> {
     let out = layout::layout(&src.text);
     verify(src, &out)?;
     Ok(out)
+}
+
+/// [`format`], each line ending as the file's first line does: a file
+/// whose lines end in `\r\n` is formatted with `\r\n` (the canonical
+/// layout is otherwise the same; a mix of endings becomes the first's).
+pub fn format_file(src: &Source) -> Result<String, Diag> {
+    let out = format(src)?;
+    Ok(if uses_crlf(&src.text) {
+        out.replace('\n', "\r\n")
+    } else {
+        out
+    })
+}
+
+/// Whether the first line of `text` ends in `\r\n`.
+fn uses_crlf(text: &str) -> bool {
+    text.find('\n').is_some_and(|i| text[..i].ends_with('\r'))
 }
 
 /// Check that `formatted` is `src` laid out again and nothing else: the
@@ -181,6 +200,20 @@ mod tests {
         assert_eq!(
             fmt("metric  x( a ,b )=a+ -b*(1/2)- - -1  \n\n\n\t  cite \"A\"\r\nprocedure p{\n\nstep x desc\n\n}\n\n"),
             "metric x(a, b) = a + -b * (1/2) - - -1\n\n    cite \"A\"\nprocedure p {\n    step x desc\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_crlf_file_keeps_its_line_ends() {
+        let src = Source::new("t.tb", "param  x=1\r\n\r\n\r\nparam y = 2\n");
+        let out = format_file(&src).expect("formats");
+        assert_eq!(out, "param x = 1\r\n\r\nparam y = 2\r\n");
+        let again = format_file(&Source::new("t.tb", out.clone())).expect("formats");
+        assert_eq!(again, out);
+        let lf = Source::new("t.tb", "param  x=1\nparam y = 2\r\n");
+        assert_eq!(
+            format_file(&lf).expect("formats"),
+            "param x = 1\nparam y = 2\n"
         );
     }
 

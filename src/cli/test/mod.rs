@@ -10,7 +10,7 @@
 
 mod file;
 
-use crate::{prepare_event, RulesArgs, SystemArg, EXIT_VERIFY};
+use crate::{prepare_event, PathArgs, RulesArgs, SystemArg, EXIT_VERIFY};
 use file::{At, Case, EventRef, Expect, Expected};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ pub const SUFFIX: &str = ".test.toml";
 
 /// Run the tests under `paths`: the report, and the exit code or the
 /// diagnostics of what could not be run.
-pub fn run(paths: &[String]) -> (String, Result<ExitCode, Diag>) {
+pub fn run(paths: &[String], allow: &PathArgs) -> (String, Result<ExitCode, Diag>) {
     let mut out = String::new();
     let files = match test_files(paths) {
         Ok(f) => f,
@@ -58,7 +58,7 @@ pub fn run(paths: &[String]) -> (String, Result<ExitCode, Diag>) {
             _ => Path::new("."),
         };
         for case in &cases {
-            match run_case(&source, dir, case) {
+            match run_case(&source, dir, case, allow) {
                 Ok((compared, diffs)) if diffs.is_empty() => {
                     passed += 1;
                     let _ = writeln!(out, "  ok    {} ({compared} compared)", case.name);
@@ -138,16 +138,22 @@ fn test_files(paths: &[String]) -> Result<Vec<PathBuf>, Diag> {
     Ok(out)
 }
 
+/// The test files under `dir`, in name order. Symbolic links are not
+/// followed (a link to a folder above would loop forever), neither to
+/// folders nor to files: the tests run are those in the folder.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
+    let mut entries: Vec<(PathBuf, std::fs::FileType)> = entries
+        .flatten()
+        .filter_map(|e| Some((e.path(), e.file_type().ok()?)))
+        .collect();
+    entries.sort_by(|a, b| a.0.cmp(&b.0));
+    for (p, kind) in entries {
+        if kind.is_dir() {
             walk(&p, out);
-        } else if p.to_string_lossy().ends_with(SUFFIX) {
+        } else if kind.is_file() && p.to_string_lossy().ends_with(SUFFIX) {
             out.push(p);
         }
     }
@@ -190,7 +196,12 @@ fn beside(source: &Source, dir: &Path, name: &At<String>, what: &str) -> Result<
 }
 
 /// Run one case: how many expectations were compared, and the differences.
-fn run_case(source: &Source, dir: &Path, case: &Case) -> Result<(usize, Vec<String>), Diag> {
+fn run_case(
+    source: &Source,
+    dir: &Path,
+    case: &Case,
+    allow: &PathArgs,
+) -> Result<(usize, Vec<String>), Diag> {
     let s = &case.settings;
     let mut files = Vec::new();
     if let Some(r) = &s.ruleset {
@@ -235,6 +246,7 @@ fn run_case(source: &Source, dir: &Path, case: &Case) -> Result<(usize, Vec<Stri
         threads: None,
         strict: false,
         after_round: None,
+        paths: allow.clone(),
     };
     let p = prepare_event(&args, loaded).map_err(|d| in_case(d, source, case))?;
     let mut st = tb::rank::rank(&p.event, &p.rs, &tb::rank::Options::default())?;
