@@ -151,6 +151,14 @@ enum Cmd {
         /// column (every other byte as it was), for the rating report.
         #[arg(long, value_name = "OUT.trf")]
         write_trf: Option<String>,
+        /// A prize-list category, printed after the standings:
+        /// `NAME=CONDITION` or a condition alone, over each participant's
+        /// data (`rating`, `rated`, `sex`, `born`, `federation`,
+        /// `me.title`, data values `me.club`). Its members keep their
+        /// overall order; `rerank` after the condition ranks them among
+        /// themselves. Repeatable.
+        #[arg(long = "category", value_name = "[NAME=]CONDITION")]
+        categories: Vec<String>,
     },
     /// Show, step by step, how ties were broken (all ties, or those of the given ids).
     #[command(
@@ -787,13 +795,16 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             format,
             seed,
             write_trf,
+            categories,
         } => {
             if let (Some(out), Some(data)) = (&write_trf, rules.files.last()) {
                 cli::trf_out::accepts(data, out)?;
             }
-            let p = prepare(&rules)?;
+            let mut p = prepare(&rules)?;
+            cli::category::add(&mut p, &categories)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
+            let lists = cli::category::lists(&p, &st, seed, style)?;
             if let Some(out) = &write_trf {
                 let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
@@ -801,9 +812,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                     eprintln!("{note}");
                 }
             }
+            let text = tb::render::render(&st, &p.event, &p.rs, &p.meta, format);
             out!(
                 "{}",
-                tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
+                tb::render::with_categories(text, &lists, &st, &p.event, format)
             );
             // The process ends here: the event and the standings are left
             // for the kernel to take back whole rather than freed piece by
