@@ -32,7 +32,7 @@ pub fn with_categories(
     match fmt {
         Format::Table => text + &plain(lists, &rows, event),
         Format::Markdown => text + &markdown(lists, &rows, event),
-        Format::Csv => text + &csv(lists, &rows),
+        Format::Csv => text + &csv(lists, &rows, event),
         Format::Html => {
             let at = text.rfind("</main>").unwrap_or(text.len());
             let mut out = text;
@@ -291,13 +291,15 @@ fn html(lists: &[CategoryList], rows: &[Vec<Vec<String>>], event: &Event) -> Str
     out
 }
 
-/// The CSV table of every list's members: one row per member and category.
-fn csv(lists: &[CategoryList], rows: &[Vec<Vec<String>>]) -> String {
+/// The CSV table of every list's members: one row per member and
+/// category, `place` and `rank` written as the lists write them (`2=`).
+fn csv(lists: &[CategoryList], rows: &[Vec<Vec<String>>], event: &Event) -> String {
     let mut out = Out::default();
-    out.push_str("\ncategory,place,rank,participant,id\n");
+    out.push_str("\ncategory,place,rank,id,name\n");
     for (l, rows) in lists.iter().zip(rows) {
-        for cells in rows.iter().skip(1) {
-            for (k, c) in [&l.name, &cells[0], &cells[1], &cells[2]]
+        for (m, cells) in l.members.iter().zip(rows.iter().skip(1)) {
+            let p = &event.participants[m.pid];
+            for (k, c) in [&l.name, &cells[0], &cells[1], &p.id, &p.name]
                 .into_iter()
                 .enumerate()
             {
