@@ -88,9 +88,8 @@ impl Checker {
 pub fn split_given(text: &str) -> (String, String) {
     if let Some(at) = text.find('=') {
         let (name, rest) = (&text[..at], &text[at + 1..]);
-        let plain = !name.trim().is_empty()
-            && !name.contains(['<', '>', '!', '(', ')', '"', '.'])
-            && !rest.starts_with('=');
+        // An empty name (`=rating < 1600`) is kept, to be refused as such.
+        let plain = !name.contains(['<', '>', '!', '(', ')', '"', '.']) && !rest.starts_with('=');
         if plain {
             return (name.trim().to_string(), rest.trim().to_string());
         }
@@ -252,6 +251,10 @@ impl Checker {
         }
         for (i, p) in rs.procs.iter().enumerate() {
             c.proc_ix.insert(p.name.clone(), i);
+            // For the did-you-mean of `rerank by`; a procedure keeps no span.
+            c.names
+                .entry(p.name.clone())
+                .or_insert((p.file, crate::diag::Span::default()));
         }
         for (i, t) in rs.tables.iter().enumerate() {
             c.table_ix.insert(t.name.clone(), i);
