@@ -333,3 +333,41 @@ fn category_errors_point_into_the_text() {
     assert_eq!(code, 3);
     assert!(stderr.contains("tb::eval::type"), "{stderr}");
 }
+
+/// The README's example of categories prints what the README shows.
+#[test]
+fn the_readme_example_is_what_tb_prints() {
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .expect("README");
+    let start = readme
+        .find("### Categories (prize lists)")
+        .expect("the section");
+    let block = readme[start..]
+        .split("```console\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the example");
+    let (stdout, stderr, code) = out(&[
+        "eval",
+        "fide/swiss",
+        CHESS,
+        "--category",
+        "U1800=rating < 1800 or not rated",
+        "--category",
+        "Women=sex == \"w\" rerank",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let mut shown = 0;
+    for line in block.lines() {
+        if line.starts_with('$') || line.starts_with("    --") || line == "..." {
+            continue;
+        }
+        assert!(
+            stdout.contains(line),
+            "README line not in output: {line:?}\n{stdout}"
+        );
+        shown += 1;
+    }
+    assert!(shown > 10, "{shown}");
+}
