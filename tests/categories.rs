@@ -267,6 +267,13 @@ fn a_ruleset_declares_its_categories() {
     assert_eq!(cats[1]["order"], "rerank");
     // Among the juniors, Bruno (2) and David (4) drew: wins decide.
     assert_eq!(ids(&cats, 1)[..2], ["2", "4"]);
+    // tb doc says them.
+    let (doc, stderr, code) = out(&["doc", &p]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        doc.contains("## Categories") && doc.contains("1. **U1800**: in the overall order (§3)"),
+        "{doc}"
+    );
     // tb fmt keeps it as written (it is formatted).
     let (_, stderr, code) = out(&["fmt", "--check", &p]);
     assert_eq!(code, 0, "{stderr}");

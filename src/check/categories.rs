@@ -184,7 +184,7 @@ fn unknown_values(c: &mut Checker, rs: &Ruleset, fid: FileId, cat: &Category, da
     for r in crate::check::inputs::category_uses(cat).reads {
         let known =
             rs.reads.iter().any(|d| d.name == *r.name) || data.iter().any(|d| *d == *r.name);
-        if known || !r.kind.is_none_or(|k| k == DataKind::Participant) {
+        if known || r.kind.is_some_and(|k| k != DataKind::Participant) {
             continue;
         }
         let names = data

@@ -24,6 +24,9 @@ use crate::model::{Event, Pid};
 use crate::plan::{Category, CategoryOrder, Ruleset};
 use std::sync::Arc;
 
+/// Participants a condition is undefined for, each with the reason.
+pub type Undecided = Vec<(Pid, String)>;
+
 /// One category's list.
 #[derive(Clone, Debug)]
 pub struct CategoryList {
@@ -38,7 +41,7 @@ pub struct CategoryList {
     /// The members, best first.
     pub members: Vec<Member>,
     /// Participants the condition is undefined for, with the reason.
-    pub undecided: Vec<(Pid, String)>,
+    pub undecided: Undecided,
 }
 
 /// A member of a category's list.
@@ -116,7 +119,7 @@ fn membership(
     rs: &Ruleset,
     c: &Category,
     overall: &Standings,
-) -> Result<(Vec<Pid>, Vec<(Pid, String)>), Diag> {
+) -> Result<(Vec<Pid>, Undecided), Diag> {
     let mut members = Vec::new();
     let mut undecided = Vec::new();
     for r in &overall.rows {

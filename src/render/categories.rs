@@ -10,7 +10,7 @@
 //! (`rerank`), what decided each place there. Participants the condition
 //! is undefined for are named under the list with the reason.
 
-use super::{push_value, shown, Format, Out};
+use super::{is_shared, push_value, shown, Format, Out};
 use crate::model::Event;
 use crate::rank::categories::{CategoryList, Member};
 use crate::rank::Standings;
@@ -104,14 +104,13 @@ fn cells(l: &CategoryList, s: &Standings, event: &Event) -> Vec<Vec<String>> {
     for (i, r) in s.rows.iter().enumerate() {
         row_of[r.pid] = i;
     }
-    // How many share each overall rank (ranks are 1..=rows).
-    let mut at_rank = vec![0usize; s.rows.len() + 2];
-    for r in &s.rows {
-        if let Some(n) = at_rank.get_mut(r.rank) {
-            *n += 1;
-        }
-    }
-    let overall_shared = |rank: usize| at_rank.get(rank).is_some_and(|&n| n > 1);
+    // Shared overall as the standings print it (`5=`): by its neighbours
+    // there, so that each field of a two-winner movement counts apart.
+    let overall_shared = |p: usize| {
+        row_of
+            .get(p)
+            .is_some_and(|&i| i < s.rows.len() && is_shared(s, i))
+    };
     let mut out = vec![head];
     for (i, m) in l.members.iter().enumerate() {
         let shared = shared_in(&l.members, i);
