@@ -19,6 +19,8 @@ codes! {
     CHECK_BAD_SPORT = "tb::check::bad_sport";
     /// `by` or `voluntary` in an aggregate instead of a list.
     CHECK_BY_OUTSIDE_LIST = "tb::check::by_outside_list";
+    /// A `category` line (or `--category`) that cannot work: a category without a name.
+    CHECK_CATEGORY = "tb::check::category";
     /// A declaration of short codes that cannot work (`modifier` not one letter, `takes` a letter no `modifier` declares, `means` a code that does not exist, `remaining codes` outside a code, a list as the standings without a `codes` declaration).
     CHECK_CODES = "tb::check::codes";
     /// Metrics that depend on themselves.
@@ -265,6 +267,8 @@ codes! {
     PARSE_TOO_DEEP = "tb::parse::too_deep";
     /// A ruleset file over 1 MiB or 200,000 tokens (no span: the whole file).
     PARSE_TOO_LARGE = "tb::parse::too_large";
+    /// A **warning** (the run goes on; `--strict` makes it an error): a category's condition is undefined for some participants (an unrated player in `rating < 1600`, a birth year the data lacks), so they are neither in its list nor out of it; the warning names each with the reason, and the list names them under it. Say in the condition how they count: `rating < 1600 or not rated`, `defined(me.born) and me.born >= 2008`.
+    RANK_CATEGORY_UNDECIDED = "tb::rank::category_undecided";
     /// A warning, printed by the CLI: a step placed a participant after those tied with it because its value there is undefined (data the step reads is missing for it). It names the participant, the criterion and why the value is missing (`round 1 against Finesse (F): no `imps` recorded (it records `imp`, ...)`); the output lists every undefined value with its reason.
     RANK_UNDEFINED_VALUE = "tb::rank::undefined_value";
     /// `tb test`: more than one test file or case could not be run: the summary; each problem is a related diagnostic.

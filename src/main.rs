@@ -179,8 +179,16 @@ enum Cmd {
         write_trf: Option<String>,
         /// Instead of the standings: each participant's place after every
         /// round, computed with the same ruleset (a column per round).
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["write_trf", "categories"])]
         progress: bool,
+        /// A prize-list category, printed after the standings:
+        /// `NAME=CONDITION` or a condition alone, over each participant's
+        /// data (`rating`, `rated`, `sex`, `born`, `federation`,
+        /// `me.title`, data values `me.club`). Its members keep their
+        /// overall order; `rerank` after the condition ranks them among
+        /// themselves. Repeatable.
+        #[arg(long = "category", value_name = "[NAME=]CONDITION")]
+        categories: Vec<String>,
     },
     /// Show, step by step, how ties were broken (all ties, or those of the given ids).
     #[command(
@@ -836,12 +844,14 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             seed,
             write_trf,
             progress,
+            categories,
         } => {
             let out_before = match (&write_trf, rules.files.last()) {
                 (Some(out), Some(data)) => cli::trf_out::accepts(data, out)?,
                 _ => None,
             };
-            let p = prepare(&rules)?;
+            let mut p = prepare(&rules)?;
+            cli::category::add(&mut p, &categories)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
             if progress {
@@ -858,6 +868,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 );
                 return Ok(ExitCode::SUCCESS);
             }
+            let lists = cli::category::lists(&p, &st, seed, style)?;
             if let Some(out) = &write_trf {
                 let note = cli::trf_out::write(&p.data, out, out_before.as_ref(), &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
@@ -865,9 +876,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                     eprintln!("{note}");
                 }
             }
+            let text = tb::render::render(&st, &p.event, &p.rs, &p.meta, format);
             out!(
                 "{}",
-                tb::render::render(&st, &p.event, &p.rs, &p.meta, format)
+                tb::render::with_categories(text, &lists, &st, &p.event, format)
             );
             // The process ends here: the event and the standings are left
             // for the kernel to take back whole rather than freed piece by

@@ -65,3 +65,31 @@ fn the_schemas_reject_a_wrong_document() {
     let eval = schema("eval.schema.json");
     assert!(!eval.is_valid(&serde_json::json!({ "standings": [{ "rank": 0 }] })));
 }
+
+/// A document with categories matches the schema too, for chess, cards and
+/// bridge (`tests/categories.rs` has their content).
+#[test]
+fn category_lists_match_the_schema() {
+    let eval = schema("eval.schema.json");
+    for (rs, data, cat) in [
+        (
+            "fide/swiss",
+            "tests/fixtures/data/chess/categories.trf",
+            "Women=sex == \"w\" rerank",
+        ),
+        (
+            "cards/swiss",
+            "tests/fixtures/data/categories/cards-swiss.toml",
+            "Juniors=born >= 2009",
+        ),
+        (
+            "wbf/round-robin",
+            "tests/fixtures/data/categories/bridge-round-robin.toml",
+            "Seniors=me.seniors == 1 rerank",
+        ),
+    ] {
+        let doc = tb_json(&["eval", rs, data, "--category", cat, "--format", "json"]);
+        assert!(doc["categories"].is_array(), "{rs}");
+        check(&eval, &doc, &format!("eval {rs} {data} --category {cat}"));
+    }
+}

@@ -28,6 +28,7 @@ mod bridge_wbf_other;
 mod bridge_wbf_round_robin;
 mod bridge_wbf_swiss;
 mod builtins_readme;
+mod categories;
 mod cli;
 mod cli_commands;
 mod cli_diagnostics;

@@ -83,6 +83,8 @@ const ROWS: &[Row] = &[
     ("read_default",     "reads event n default 0",                         "reads event n default",                      SYNTAX,                     ""),
     ("read_number",      "reads event n default -1.5",                      "reads event n default 1.",                   SYNTAX,                     "."),
     ("table",            "table dp \"dp.txt\" cite \"8.1\"",                 "table dp dp.txt",                            SYNTAX,                     "dp"),
+    ("category",         "category \"U1600\" = rating < 1600 or not rated cite \"3\"", "category U1600 = rating < 1600",     SYNTAX,                     "U1600"),
+    ("category_rerank",  "category \"W\" = sex == \"w\" rerank by p",     "category \"W\" = sex == \"w\" rerank by", SYNTAX,                "" ),
     // Expressions.
     ("expr",             "metric m = -1 + 2 * 3",                           "metric m = 1 +",                             SYNTAX,                     ""),
     ("postfixed",        "metric m = me.score",                             "metric m = me.",                             SYNTAX,                     ""),

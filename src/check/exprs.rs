@@ -244,7 +244,7 @@ impl Checker {
             _ => None,
         };
         let self_field = match name {
-            "score" | "rating" | "rated" | "id" | "withdrawn" => BuiltinField::by_name(name),
+            n if SELF_FIELDS.contains(&n) => BuiltinField::by_name(name),
             _ => None,
         };
         let needs_me = !matches!(
@@ -319,6 +319,20 @@ impl Checker {
         PKind::Bool(false)
     }
 }
+
+/// The participant's fields a bare name reads (`rating` is `me.rating`):
+/// its score and the data a category is usually about. `title` is a
+/// header keyword, so a participant's title is read as `me.title`.
+pub(super) const SELF_FIELDS: &[&str] = &[
+    "score",
+    "rating",
+    "rated",
+    "id",
+    "withdrawn",
+    "sex",
+    "born",
+    "federation",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ctx {

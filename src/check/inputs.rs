@@ -77,6 +77,14 @@ pub fn step_uses(s: &PStep) -> Uses {
     out
 }
 
+/// The uses of a category's condition.
+pub fn category_uses(c: &Category) -> Uses {
+    let mut out = Uses::default();
+    let mut types = vec![Ty::Unknown; c.slots];
+    walk(&c.cond, &mut types, None, &mut out);
+    out
+}
+
 fn const_num(e: &PExpr) -> Option<Num> {
     match &e.kind {
         PKind::Num(n) => Some(*n),
@@ -230,11 +238,15 @@ pub fn declaration_errors(
     files: &[Source],
     metrics: &[Metric],
     procs: &[Proc],
+    categories: &[Category],
     decls: &[DataDecl],
 ) -> Vec<Diag> {
     let mut all: Vec<Read> = Vec::new();
     for m in metrics {
         all.extend(metric_uses(m).reads);
+    }
+    for c in categories {
+        all.extend(category_uses(c).reads);
     }
     for p in procs {
         for s in &p.steps {
@@ -353,6 +365,15 @@ pub fn reachable(rs: &Ruleset) -> Uses {
         }
         mtodo.extend(u.metrics);
     };
+    // A category may rank its members with a procedure of its own. Its
+    // condition's reads are not counted: a value some participants lack
+    // leaves them undecided, named by the warning
+    // `tb::rank::category_undecided`, not an error for the whole ranking.
+    for c in &rs.categories {
+        if let CategoryOrder::Rerank(Some(p)) = c.order {
+            todo.push(p);
+        }
+    }
     while let Some(p) = todo.pop() {
         if std::mem::replace(&mut procs[p], true) {
             continue;

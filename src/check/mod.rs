@@ -17,6 +17,7 @@
 
 use crate::codes;
 mod args;
+pub mod categories;
 mod exprs;
 pub mod inputs;
 pub mod short_codes;
@@ -160,8 +161,13 @@ pub(crate) fn check_with(
         if c.errors.is_empty() {
             // Every data value a definition reads is declared (`reads ...`),
             // with `??` where the declaration gives a default.
-            let errs =
-                crate::check::inputs::declaration_errors(&c.files, &c.metrics, &c.procs, &c.reads);
+            let errs = crate::check::inputs::declaration_errors(
+                &c.files,
+                &c.metrics,
+                &c.procs,
+                &c.categories,
+                &c.reads,
+            );
             c.errors.extend(errs);
         }
     }
@@ -225,6 +231,9 @@ struct Checker {
     /// The tables declared, with their rows, and their indices by name.
     tables: Vec<Table>,
     table_ix: HashMap<String, TableId>,
+    /// The `category` lines of every file, and what they became.
+    category_defs: Vec<(FileId, ast::CategoryDecl)>,
+    categories: Vec<Category>,
 }
 
 impl Checker {
@@ -506,6 +515,7 @@ impl Checker {
                     }
                     Item::Reads(d) => self.declare_read(fid, d),
                     Item::Table(t) => self.declare_table(fid, t, resolver),
+                    Item::Category(c) => self.category_defs.push((fid, c.clone())),
                     Item::Standings(n) => {
                         if fid == 0 {
                             if let Some((f0, _)) = &self.standings {
@@ -751,6 +761,7 @@ impl Checker {
                 file: fid,
             });
         }
+        self.resolve_categories();
         if let Some((fid, n)) = self.standings.clone() {
             if !self.proc_ix.contains_key(&n.name) {
                 self.err(
@@ -879,7 +890,8 @@ impl Checker {
             .names
             .keys()
             .map(|s| s.as_str())
-            .chain(BUILTIN_NAMES.iter().copied());
+            .chain(BUILTIN_NAMES.iter().copied())
+            .chain(exprs::SELF_FIELDS.iter().copied());
         for cand in all {
             let d = crate::text::edit_distance(name, cand);
             // Equally near names: the first in alphabetical order, so the
@@ -970,6 +982,7 @@ impl Checker {
             standings,
             reads: self.reads,
             tables: self.tables,
+            categories: self.categories,
         }
     }
 }

@@ -139,6 +139,7 @@ pub fn render(name: &str, rs: &Ruleset, format: DocFormat) -> String {
         };
         w.para(&format!("Otherwise {end}{}.", cite(&p.end_cite)));
     }
+    categories(&mut *w, rs);
     let (used, tables_used, params_used) = used(rs);
     if !used.is_empty() {
         w.heading(2, "Definitions");
@@ -179,6 +180,37 @@ pub fn render(name: &str, rs: &Ruleset, format: DocFormat) -> String {
         w.list_end();
     }
     w.finish()
+}
+
+/// The ruleset's prize-list categories, each with its condition and how
+/// its list is ordered.
+fn categories(w: &mut dyn Writer, rs: &Ruleset) {
+    if rs.categories.is_empty() {
+        return;
+    }
+    w.heading(2, "Categories");
+    w.para("Prize lists, printed after the standings.");
+    w.list_start();
+    for (i, c) in rs.categories.iter().enumerate() {
+        let order = match c.order {
+            tb::plan::CategoryOrder::Overall => "in the overall order".to_string(),
+            tb::plan::CategoryOrder::Rerank(None) => {
+                "ranked among its members by the standings procedure".to_string()
+            }
+            tb::plan::CategoryOrder::Rerank(Some(p)) => format!(
+                "ranked among its members by procedure `{}`",
+                rs.procs[p].name
+            ),
+        };
+        let head = format!("**{}**: {order}{}", c.name, cite(&c.cite));
+        let mut body = Vec::new();
+        if !c.doc.trim().is_empty() {
+            body.push(c.doc.trim().to_string());
+        }
+        body.push(format!("Those for whom `{}`.", quote(rs, &c.cond)));
+        w.item(i + 1, &head, &body);
+    }
+    w.list_end();
 }
 
 /// The procedures, the standings' first, then the others in the order its

@@ -5,6 +5,7 @@
 //! the man page, and what each argument was read as when they are swapped
 //! or the data file is missing.
 
+pub mod category;
 pub mod doc;
 pub mod files;
 pub mod fmt;

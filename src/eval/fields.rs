@@ -10,6 +10,12 @@ use crate::num::Num;
 use crate::plan::*;
 use std::sync::Arc;
 
+/// A participant's text field as a value: undefined where the data gives none.
+fn text(t: &Option<String>) -> Value {
+    t.as_deref()
+        .map_or(Value::Undef, |t| Value::Str(Arc::from(t)))
+}
+
 impl Evaluator<'_> {
     /// Field `f` of value `b` (`e` is the field expression).
     pub(super) fn field(&mut self, e: &PExpr, b: &Value, f: &Field) -> R<Value> {
@@ -79,6 +85,12 @@ impl Evaluator<'_> {
                     Some(F::Rounds) => Value::Entries(*p),
                     Some(F::Sessions) => Value::Nums(Arc::new(part.sessions.clone())),
                     Some(F::Withdrawn) => Value::Bool(part.withdrawn_after.is_some()),
+                    // What a category is usually about; undefined where the
+                    // data does not say (a category names such participants).
+                    Some(F::Sex) => text(&part.sex),
+                    Some(F::Federation) => text(&part.federation),
+                    Some(F::Title) => text(&part.title),
+                    Some(F::Born) => part.born.map(|y| Value::Num(Num::int(y))).unwrap_or(Value::Undef),
                     _ => match part.values.get(&*f.name) {
                         Some(v) => Value::Num(*v),
                         None if ev.participants.iter().any(|q| q.values.contains_key(&*f.name)) => Value::Undef,

@@ -84,6 +84,7 @@ const ITEM_NAMES: &[&str] = &[
     "sport",
     "reads",
     "table",
+    "category",
     "editions",
     "modifier",
     "code",
@@ -109,7 +110,7 @@ const CLAUSE_WORDS: &[&str] = &[
 
 /// Words that end an expression where they follow its last operand, but
 /// are not reserved.
-const CLAUSE_NAMES: &[&str] = &["default", "excludes", "places", "reversed"];
+const CLAUSE_NAMES: &[&str] = &["default", "excludes", "places", "reversed", "rerank"];
 
 /// Is `t` a name or a reserved word (`then`, `and`), as opposed to a word
 /// that only ever opens what follows it? `default` counts as a keyword:

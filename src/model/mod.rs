@@ -401,6 +401,11 @@ pub struct Participant {
     pub title: Option<String>,
     /// Federation or club.
     pub federation: Option<String>,
+    /// Sex as the data writes it (TRF column 10: `m` or `w`), for categories.
+    pub sex: Option<String>,
+    /// Year of birth (TRF columns 70-73, native `born`), for categories:
+    /// age categories go by the year of birth, so the year is all that is kept.
+    pub born: Option<i64>,
     /// Roster / pair members in board order.
     pub members: Vec<Member>,
     /// Withdrew after this round (rounds after it are absent).
@@ -427,6 +432,8 @@ impl Participant {
             rating: None,
             title: None,
             federation: None,
+            sex: None,
+            born: None,
             members: Vec::new(),
             withdrawn_after: None,
             entries: Vec::new(),

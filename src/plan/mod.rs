@@ -57,6 +57,38 @@ pub struct Ruleset {
     pub reads: Vec<DataDecl>,
     /// The tables the files declare (`table name "file.txt"`), with their rows.
     pub tables: Vec<Table>,
+    /// Prize-list categories: the ruleset's `category` lines, then those
+    /// given with `tb eval --category`, in that order.
+    pub categories: Vec<Category>,
+}
+
+/// A prize-list category (`category "U1600" = rating < 1600`): the
+/// participants for whom its condition holds, listed after the standings.
+#[derive(Clone, Debug)]
+pub struct Category {
+    /// The name its list is headed with.
+    pub name: String,
+    /// The condition, true or false for each participant (`me` is the participant).
+    pub cond: PExpr,
+    /// Local slots the condition needs.
+    pub slots: usize,
+    /// How its list is ordered.
+    pub order: CategoryOrder,
+    /// Article.
+    pub cite: Option<String>,
+    /// The `///` documentation.
+    pub doc: String,
+}
+
+/// How a category's list is ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CategoryOrder {
+    /// The overall standings' order, the members placed 1..n (the usual
+    /// rule of prize regulations); shared overall places stay shared.
+    Overall,
+    /// `rerank`: the tie-break chain applied among the members only, from
+    /// this procedure (`rerank by p`), or the standings procedure (None).
+    Rerank(Option<ProcId>),
 }
 
 /// A `table`: a step function over exact numbers, read from a data file.
@@ -557,6 +589,10 @@ builtin_fields! {
     Rounds => "rounds": "participant: its entries; event: the number of scheduled rounds",
     Sessions => "sessions": "participant: per-session scores",
     Withdrawn => "withdrawn": "participant: withdrew before the end",
+    Sex => "sex": "participant: sex as the data writes it (TRF column 10: `m`, `w`); undefined where not given",
+    Born => "born": "participant: year of birth (TRF columns 70-73, native `born`); undefined where not given",
+    Federation => "federation": "participant: federation or club, as text; undefined where not given",
+    Title => "title": "participant: title, as text (`GM`, `WFM`); undefined where none",
     Number => "number": "board: its number",
     Top => "top": "board: the most that could be scored on it",
     Participants => "participants": "event: every participant",

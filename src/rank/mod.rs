@@ -27,6 +27,7 @@ use crate::syntax::ast::{Direction, EndKind, Select};
 use std::cmp::Ordering;
 use std::sync::Arc;
 
+pub mod categories;
 mod ends;
 pub mod places;
 mod steps;
@@ -56,6 +57,13 @@ pub struct Options {
     /// output that prints no notes (CSV): tracing 200 reasons through the
     /// reference evaluator was a quarter of a small event's run.
     pub only_deciding_reasons: bool,
+    /// Rank only these participants (a category ranked among its members,
+    /// `rerank`); None: everyone. The others' values are still computed
+    /// where a member's value needs them (an opponent's score).
+    pub among: Option<Vec<Pid>>,
+    /// Rank with this procedure instead of the ruleset's `standings`
+    /// (a category's `rerank by p`).
+    pub procedure: Option<ProcId>,
 }
 
 /// One output column: a step's label and how to show it.
@@ -338,7 +346,7 @@ impl Placed {
 
 /// Rank the event with the ruleset's `standings` procedure.
 pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Diag> {
-    let main = rs.standings.ok_or_else(|| {
+    let main = opts.procedure.or(rs.standings).ok_or_else(|| {
         Diag::error(
             codes::EVAL_NO_STANDINGS,
             "this ruleset has no `standings` line, so it cannot rank an event",
@@ -465,7 +473,10 @@ fn standings<'a>(
         })
         .collect();
     // Natural id order makes the result independent of input order.
-    let mut everyone: Vec<Pid> = (0..n).collect();
+    let mut everyone: Vec<Pid> = match &opts.among {
+        Some(members) => members.clone(),
+        None => (0..n).collect(),
+    };
     everyone.sort_by(|&a, &b| natural_cmp(&event.participants[a].id, &event.participants[b].id));
     // Each field of a two-winner movement (North-South, East-West) is
     // ranked on its own, from place 1: one top-level group per field.

@@ -30,6 +30,7 @@
 //! cells of table, Markdown and HTML), `notes` (undefined values) and
 //! `more` (more digits where a split would print alike).
 
+mod categories;
 mod cells;
 mod csv;
 mod explain;
@@ -44,6 +45,7 @@ mod procedures;
 mod progress;
 mod table;
 
+pub use categories::{who_why, with_categories};
 pub use explain::{explain, Account, DetailFn, ExplainFormat, ExplainOptions};
 pub use more::{more_digits, step_more_digits};
 pub use notes::{undefined_notes, undefined_reason};

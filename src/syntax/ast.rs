@@ -48,6 +48,8 @@ pub enum Item {
     Reads(ReadDecl),
     /// `table name "file.txt"`: a step function read from a data file.
     Table(TableDecl),
+    /// `category "U1600" = rating < 1600`: a prize-list category.
+    Category(CategoryDecl),
     /// `editions param "Label" { 2024, 2026 from "2026-03-01" }`.
     Editions(EditionsDecl),
     /// `modifier "C" whole cut ...`: a letter short codes may take.
@@ -235,6 +237,25 @@ pub struct TableDecl {
     /// Where the file's name is written (the string, quotes included).
     pub file_span: Span,
     /// The article the table comes from.
+    pub cite: Option<String>,
+    /// `///` documentation before it.
+    pub doc: String,
+    /// The whole item.
+    pub span: Span,
+}
+
+/// A `category` declaration: a prize list of the participants for whom
+/// `cond` holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CategoryDecl {
+    /// The name its list is headed with (`U1600`).
+    pub name: String,
+    /// The condition over a participant's data.
+    pub cond: Expr,
+    /// `rerank` (Some(None)) or `rerank by p` (Some(Some(p))): ranked among
+    /// its members; None: the overall order kept.
+    pub rerank: Option<Option<Ident>>,
+    /// The article it implements.
     pub cite: Option<String>,
     /// `///` documentation before it.
     pub doc: String,

@@ -159,6 +159,43 @@ fn editions(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
     }))
 }
 
+/// `category "U1600" = expr [rerank [by p]] [cite "..."]`.
+fn category(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
+    let mut name = None;
+    let mut cond = None;
+    let mut rerank = None;
+    let mut cite_s = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_category => {}
+            Rule::string => name = Some(string(c)),
+            Rule::expr => cond = Some(expr(c, src)?),
+            Rule::category_rerank => {
+                rerank = Some(
+                    c.into_inner()
+                        .find(|x| x.as_rule() == Rule::ident)
+                        .map(ident),
+                );
+            }
+            Rule::cite => cite_s = cite(c),
+            _ => return Err(bad(&c, src, "token in a `category` line")),
+        }
+    }
+    match (name, cond) {
+        (Some(name), Some(cond)) => Ok(Item::Category(CategoryDecl {
+            name,
+            cond,
+            rerank,
+            cite: cite_s,
+            doc: doc_before(src, sp.start),
+            span: sp,
+        })),
+        _ => {
+            Err(Diag::error(codes::PARSE_SYNTAX, "incomplete `category` line").at(src, sp, "here"))
+        }
+    }
+}
+
 /// `table name "file.txt" cite "..."`.
 fn table(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
     let mut name = None;
@@ -236,6 +273,7 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         }
         Rule::editions => editions(p, src, sp),
         Rule::table => table(p, src, sp),
+        Rule::category => category(p, src, sp),
         Rule::param | Rule::set => {
             let is_param = p.as_rule() == Rule::param;
             let mut it = p.into_inner().skip(1);

@@ -76,7 +76,7 @@ pub fn check_list(
 }
 
 /// A string literal of the language for `s`.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     let mut q = String::from("\"");
     for c in s.chars() {
         if matches!(c, '"' | '\\') {

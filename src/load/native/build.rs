@@ -391,6 +391,12 @@ fn read_participant(cx: &mut Cx, node: &Node) -> Option<(Participant, Span, Opti
     if let Some(n) = t.get("federation") {
         p.federation = cx.string(n, "a federation");
     }
+    if let Some(n) = t.get("sex") {
+        p.sex = cx.string(n, "a sex");
+    }
+    if let Some(n) = t.get("born") {
+        p.born = cx.whole(n, "a year of birth");
+    }
     if let Some(n) = t.get("withdrawn_after") {
         p.withdrawn_after = cx.count(n, "`withdrawn_after`");
     }

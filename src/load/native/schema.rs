@@ -240,6 +240,8 @@ pub static PARTICIPANT: Table = Table {
         opt("rating", Kind::Whole, "2100"),
         opt("title", Kind::Text, r#""GM""#),
         opt("federation", Kind::Text, r#""NOR""#),
+        opt("sex", Kind::Text, r#""w""#),
+        opt("born", Kind::Whole, "2008"),
         opt("withdrawn_after", Kind::Count, "9"),
         opt("members", Kind::NamesOr(&MEMBER), r#"["Bo", {"id": "c"}]"#),
         opt("sessions", Kind::Numbers, "[1]"),

@@ -505,6 +505,21 @@ impl<'s> Loader<'s> {
         p.rating = rating;
         p.title = title;
         p.federation = federation;
+        // Sex (column 10) and birth date (columns 70-79), read for
+        // categories only, and leniently: files that wrote anything there
+        // loaded before these were read, and must still load. The year is
+        // the date's first four digits (`1985/04/12`, `1985`); `0000` and
+        // anything else is no date.
+        p.sex = cols
+            .field(10, 10)
+            .map(crate::text::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+        p.born = cols
+            .field(70, 73)
+            .filter(|s| is_digits(s))
+            .and_then(|s| s.parse::<i64>().ok())
+            .filter(|&y| y > 0);
         p.recorded_score = points;
         p.recorded_rank = rank;
         Ok(p)

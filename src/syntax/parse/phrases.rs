@@ -20,6 +20,7 @@ pub(super) const TOP_LEVEL: &[&str] = &[
     "standings",
     "reads",
     "table",
+    "category",
     "editions",
     "modifier",
     "code",

@@ -828,6 +828,8 @@ fn read_participant<'a>(
             "rating" => p.rating = Some(lx.whole()?),
             "title" => p.title = Some(lx.text()?),
             "federation" => p.federation = Some(lx.text()?),
+            "sex" => p.sex = Some(lx.text()?),
+            "born" => p.born = Some(lx.whole()?),
             "withdrawn_after" => p.withdrawn_after = Some(lx.count()?),
             "members" => {
                 let mut a = lx.array()?;
