@@ -121,12 +121,36 @@ pub struct Diag {
     named: Option<NamedSource<Arc<str>>>,
 }
 
+/// Most characters of a message, a help or a label: a backstop for
+/// messages that quote the user's text whole (a 45 MB CSV cell once gave
+/// 47 MB on standard error). Quotes are cut shorter where they are made
+/// (`text::clip`).
+pub const MAX_TEXT_CHARS: usize = 2_000;
+
+/// `s`, cut to [`MAX_TEXT_CHARS`] characters (and `…`) when longer.
+fn bounded(s: String) -> String {
+    // Bytes first: most texts are far shorter, and then not scanned.
+    if s.len() <= MAX_TEXT_CHARS {
+        return s;
+    }
+    match crate::text::clip_to(&s, MAX_TEXT_CHARS) {
+        std::borrow::Cow::Owned(cut) => cut,
+        std::borrow::Cow::Borrowed(_) => s,
+    }
+}
+
+/// Most bytes of source a fancy rendering excerpts around a label (the
+/// labelled lines and one line either side, as miette shows them); a
+/// diagnostic on longer lines is shown without the excerpt, its place in
+/// its message as plain output gives it.
+pub const MAX_EXCERPT_BYTES: usize = 4_000;
+
 impl Diag {
     /// A new error with a code and message.
     pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
         Diag {
             code,
-            message: message.into(),
+            message: bounded(message.into()),
             help: None,
             source: None,
             labels: Vec::new(),
@@ -144,13 +168,13 @@ impl Diag {
     }
     /// Add help text.
     pub fn with_help(mut self, help: impl Into<String>) -> Diag {
-        self.help = Some(help.into());
+        self.help = Some(bounded(help.into()));
         self
     }
     /// Point at a span of a source.
     pub fn at(mut self, source: &Source, span: Span, label: impl Into<String>) -> Diag {
         self.set_source(source);
-        self.labels.push((span, label.into()));
+        self.labels.push((span, bounded(label.into())));
         self
     }
     /// Attach the source without a label.
@@ -169,6 +193,35 @@ impl Diag {
         }
         let mut d = Diag::error(code, message);
         d.related = all;
+        d
+    }
+    /// This diagnostic (and its related ones) for a fancy rendering: where
+    /// the excerpt miette would print is longer than
+    /// [`MAX_EXCERPT_BYTES`], without the source, its place and labels in
+    /// the message instead.
+    pub fn without_long_excerpts(&self) -> Diag {
+        let mut d = self.clone();
+        d.related = self
+            .related
+            .iter()
+            .map(Diag::without_long_excerpts)
+            .collect();
+        let long = self.source.as_ref().is_some_and(|src| {
+            self.labels
+                .iter()
+                .any(|(span, _)| excerpt_bytes(&src.text, *span) > MAX_EXCERPT_BYTES)
+        });
+        if long {
+            if let Some((f, l, c)) = self.location() {
+                d.message = format!("{f}:{l}:{c}: {}", d.message);
+            }
+            for (_, label) in self.labels.iter().filter(|(_, l)| !l.is_empty()) {
+                d.message.push_str(&format!(" ({label})"));
+            }
+            d.labels.clear();
+            d.source = None;
+            d.named = None;
+        }
         d
     }
     /// Where the first label points, as (file, line, column), for plain output.
@@ -221,6 +274,24 @@ impl Diag {
             "related": self.related.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
         })
     }
+}
+
+/// The bytes miette excerpts for a label at `span`: its lines, and one
+/// line before and one after.
+fn excerpt_bytes(text: &str, span: Span) -> usize {
+    let b = text.as_bytes();
+    let line_start = |at: usize| memchr::memrchr(b'\n', &b[..at]).map_or(0, |k| k + 1);
+    let line_end = |at: usize| memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |k| at + k + 1);
+    let (start, end) = (span.start.min(b.len()), span.end.min(b.len()));
+    let mut from = line_start(start);
+    if from > 0 {
+        from = line_start(from - 1);
+    }
+    let mut to = line_end(end.max(start));
+    if to < b.len() {
+        to = line_end(to);
+    }
+    to - from
 }
 
 impl fmt::Display for Diag {
