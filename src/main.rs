@@ -363,7 +363,7 @@ fn report(d: &Diag, style: DiagStyle, color: bool) {
             };
             let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
             let mut s = String::new();
-            match handler.render_report(&mut s, d) {
+            match handler.render_report(&mut s, &d.without_long_excerpts()) {
                 Ok(()) => s,
                 Err(_) => d.plain(),
             }
@@ -487,47 +487,54 @@ const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 /// Load the event in file `path`, with at most `threads` threads (default:
 /// one per core).
 fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Diag> {
+    let bytes = read_data(path)?;
+    load_bytes(path, bytes, threads)
+}
+
+/// The bytes of the data file `path` (`-`: standard input), read once and
+/// never more than one byte past [`MAX_DATA_BYTES`]: a device such as
+/// /dev/zero reports no size and never ends.
+fn read_data(path: &str) -> Result<Vec<u8>, Diag> {
     use std::io::Read as _;
+    let shown = if path == "-" { "<stdin>" } else { path };
+    let too_large = || {
+        Diag::error(
+            codes::LOAD_TOO_LARGE,
+            format!("{shown} is larger than 200 MB"),
+        )
+    };
+    let mut bytes = Vec::new();
     if path == "-" {
         // Standard input: the format is told by the text (`Format::detect`).
-        let mut bytes = Vec::new();
         std::io::stdin()
             .take(MAX_DATA_BYTES + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read standard input: {e}")))?;
-        return load_bytes("<stdin>", bytes, threads);
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
+                .with_help("give the path of a .toml, .json or .trf file")
+        })?;
+        if meta.len() > MAX_DATA_BYTES {
+            return Err(too_large());
+        }
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
     }
-    let meta = std::fs::metadata(path).map_err(|e| {
-        Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
-            .with_help("give the path of a .toml, .json or .trf file")
-    })?;
-    if meta.len() > MAX_DATA_BYTES {
-        return Err(Diag::error(
-            codes::LOAD_TOO_LARGE,
-            format!("{path} is larger than 200 MB"),
-        ));
+    if bytes.len() as u64 > MAX_DATA_BYTES {
+        return Err(too_large());
     }
-    // At most one byte past the limit: a device such as /dev/zero reports
-    // no size and never ends.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
-    load_bytes(path, bytes, threads)
+    Ok(bytes)
 }
 
-/// Load the event in `bytes`, read from `path` (at most one byte past the limit).
+/// Load the event in `bytes`, read from `path` (`-`: standard input).
 fn load_bytes(
     path: &str,
     bytes: Vec<u8>,
     threads: Option<usize>,
 ) -> Result<tb::model::Event, Diag> {
-    if bytes.len() as u64 > MAX_DATA_BYTES {
-        return Err(Diag::error(
-            codes::LOAD_TOO_LARGE,
-            format!("{path} is larger than 200 MB"),
-        ));
-    }
+    let path = if path == "-" { "<stdin>" } else { path };
     // TRF and USEBIO files are often Latin-1: keep every byte rather than fail.
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -617,6 +624,16 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
 /// [`prepare`], with the event already loaded when `loaded` holds one (a
 /// ruleset test's inline event; `a`'s data file then only names it).
 fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prepared, Diag> {
+    prepare_with(a, loaded, None)
+}
+
+/// [`prepare_event`]; `bytes`, when there are some, are the data file's,
+/// already read (`--write-trf` copies them, and reads the file once).
+fn prepare_with(
+    a: &RulesArgs,
+    loaded: Option<tb::model::Event>,
+    bytes: Option<Vec<u8>>,
+) -> Result<Prepared, Diag> {
     let (ruleset, data) = match a.files.as_slice() {
         [r, d] => (Some(r.clone()), d.clone()),
         [d] => (None, d.clone()),
@@ -645,9 +662,11 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
         }
         cli::roles::missing_data(&a.files)?;
     }
-    let mut event = match loaded {
-        Some(event) => event,
-        None => load_data(&data, a.threads.map(usize::from))?,
+    let threads = a.threads.map(usize::from);
+    let mut event = match (loaded, bytes) {
+        (Some(event), _) => event,
+        (None, Some(bytes)) => load_bytes(&data, bytes, threads)?,
+        (None, None) => load_data(&data, threads)?,
     };
     let mut notes = Vec::new();
     if let Some(sys) = a.system {
@@ -788,14 +807,17 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             seed,
             write_trf,
         } => {
-            if let (Some(out), Some(data)) = (&write_trf, rules.files.last()) {
-                cli::trf_out::accepts(data, out)?;
-            }
-            let p = prepare(&rules)?;
+            // The input of `--write-trf` is read once: its bytes are loaded
+            // and then copied.
+            let trf_in = match (&write_trf, rules.files.last()) {
+                (Some(out), Some(data)) => Some(cli::trf_out::accepts(data, out, read_data)?),
+                _ => None,
+            };
+            let p = prepare_with(&rules, None, trf_in.clone())?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
-            if let Some(out) = &write_trf {
-                let note = cli::trf_out::write(&p.data, out, &p.event, &st)?;
+            if let (Some(out), Some(bytes)) = (&write_trf, &trf_in) {
+                let note = cli::trf_out::write(&p.data, bytes, out, &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
                 if !matches!(style, DiagStyle::Json) {
                     eprintln!("{note}");

@@ -1,8 +1,10 @@
 //! `tb eval ... --write-trf OUT.trf`: the input TRF file written again with
 //! the computed ranks in its rank column, for the rating report. The bytes
 //! are rewritten by `tb::load::trf::write` (beside the TRF loader, which
-//! owns the layout); this module checks the request, reads the input's
-//! bytes again and writes the file.
+//! owns the layout); this module checks the request and writes the file.
+//! The input is read once, before ranking (`accepts`, with the CLI's
+//! bounded reader): the event is loaded from those bytes and they are
+//! what is copied.
 //!
 //! In: the data argument, the output path, the event and its standings.
 //! Out: the file written, and a note for standard error; a diagnostic
@@ -17,8 +19,13 @@ use tb::model::{Event, Kind};
 use tb::rank::Standings;
 
 /// Refuse before ranking when the data is not a TRF file read from a path,
-/// or the output would overwrite it.
-pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
+/// or the output would overwrite it; else the data's bytes, read by `read`
+/// (which stops past the size limit).
+pub fn accepts(
+    data: &str,
+    out: &str,
+    read: impl FnOnce(&str) -> Result<Vec<u8>, Diag>,
+) -> Result<Vec<u8>, Diag> {
     let refuse = |why: String, help: &str| {
         Err(Diag::error(codes::CLI_WRITE_TRF, format!("--write-trf {out}: {why}")).with_help(help))
     };
@@ -28,14 +35,21 @@ pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
             "give the TRF file by its path: its bytes are copied into OUT.trf",
         );
     }
-    let bytes = std::fs::read(data).unwrap_or_default();
-    let text: String = bytes.iter().map(|&b| b as char).collect();
+    let bytes = read(data);
+    // A file that cannot be read is told by its name alone.
+    let text: String = bytes
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|&b| b as char)
+        .collect();
     if Format::detect(data, &text) != Some(Format::Trf) {
         return refuse(
             format!("{data} is not a TRF file"),
             "--write-trf copies a TRF file (.trf, .txt) with the computed ranks; for other data use --format json or csv",
         );
     }
+    let bytes = bytes?;
     let same = match (std::fs::canonicalize(data), std::fs::canonicalize(out)) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -46,18 +60,18 @@ pub fn accepts(data: &str, out: &str) -> Result<(), Diag> {
             "write the ranked copy to another file; the input stays as it was",
         );
     }
-    Ok(())
+    Ok(bytes)
 }
 
-/// Write `data` with the computed ranks to `out`; the note says what was
-/// written.
-pub fn write(data: &str, out: &str, event: &Event, st: &Standings) -> Result<String, Diag> {
-    let bytes = std::fs::read(data).map_err(|e| {
-        Diag::error(
-            codes::CLI_WRITE_FAILED,
-            format!("cannot read {data} again: {e}"),
-        )
-    })?;
+/// Write `bytes`, the file `data`, with the computed ranks to `out`; the
+/// note says what was written.
+pub fn write(
+    data: &str,
+    bytes: &[u8],
+    out: &str,
+    event: &Event,
+    st: &Standings,
+) -> Result<String, Diag> {
     let ranks: HashMap<&str, usize> = st
         .rows
         .iter()
@@ -65,7 +79,7 @@ pub fn write(data: &str, out: &str, event: &Event, st: &Standings) -> Result<Str
         .collect();
     let team = event.kind == Kind::Team;
     let (text, written) =
-        tb::load::trf::write::write_ranks(&bytes, team, &|id| ranks.get(id).copied()).map_err(
+        tb::load::trf::write::write_ranks(bytes, team, &|id| ranks.get(id).copied()).map_err(
             |why| {
                 Diag::error(
                     codes::CLI_WRITE_TRF,
