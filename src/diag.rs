@@ -4,7 +4,9 @@
 //! help text, and — where there is one — the file and the span it points at.
 //! The library never prints; the CLI chooses fancy, plain or JSON rendering.
 
+use crate::escape::{visible, visible_owned};
 use miette::{LabeledSpan, NamedSource, SourceSpan};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -195,16 +197,20 @@ impl Diag {
         d.related = all;
         d
     }
-    /// This diagnostic (and its related ones) for a fancy rendering: where
-    /// the excerpt miette would print is longer than
-    /// [`MAX_EXCERPT_BYTES`], without the source, its place and labels in
-    /// the message instead.
-    pub fn without_long_excerpts(&self) -> Diag {
+    /// This diagnostic (and its related ones) for a fancy rendering on a
+    /// terminal: control characters in its texts and in the source it
+    /// excerpts made visible (`escape::visible`, its spans moved to match);
+    /// where the excerpt would be longer than [`MAX_EXCERPT_BYTES`], no
+    /// source, its place and labels in the message instead.
+    pub fn for_terminal(&self) -> Diag {
+        self.terminal_copy(&mut HashMap::new())
+    }
+    fn terminal_copy(&self, shown: &mut HashMap<usize, Option<Shown>>) -> Diag {
         let mut d = self.clone();
         d.related = self
             .related
             .iter()
-            .map(Diag::without_long_excerpts)
+            .map(|r| r.terminal_copy(shown))
             .collect();
         let long = self.source.as_ref().is_some_and(|src| {
             self.labels
@@ -221,6 +227,26 @@ impl Diag {
             d.labels.clear();
             d.source = None;
             d.named = None;
+        }
+        d.message = visible_owned(d.message);
+        d.help = d.help.map(visible_owned);
+        for (_, label) in &mut d.labels {
+            *label = visible_owned(std::mem::take(label));
+        }
+        if let Some(src) = &self.source.as_ref().filter(|_| !long) {
+            // Sources are shared by many diagnostics: each is made visible once.
+            let key = Arc::as_ptr(&src.text) as *const u8 as usize;
+            let entry = shown.entry(key).or_insert_with(|| Shown::of(&src.text));
+            let text = match entry {
+                Some(v) => {
+                    for (span, _) in &mut d.labels {
+                        *span = Span::new(v.moved(span.start), v.moved(span.end));
+                    }
+                    v.text.clone()
+                }
+                None => src.text.clone(),
+            };
+            d.named = Some(NamedSource::new(visible(&src.name), text));
         }
         d
     }
@@ -242,18 +268,22 @@ impl Diag {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        // The user's own text (a name, a label, a file name) reaches the
+        // terminal or the log with its control characters made visible.
+        let message = visible(&self.message);
         match self.location() {
             Some((f, l, c)) => out.push_str(&format!(
-                "{sev}[{}]: {f}:{l}:{c}: {}\n",
-                self.code, self.message
+                "{sev}[{}]: {}:{l}:{c}: {message}\n",
+                self.code,
+                visible(&f)
             )),
-            None => out.push_str(&format!("{sev}[{}]: {}\n", self.code, self.message)),
+            None => out.push_str(&format!("{sev}[{}]: {message}\n", self.code)),
         }
         for (_, label) in self.labels.iter().filter(|(_, l)| !l.is_empty()) {
-            out.push_str(&format!("  here: {label}\n"));
+            out.push_str(&format!("  here: {}\n", visible(label)));
         }
         if let Some(h) = &self.help {
-            out.push_str(&format!("  help: {h}\n"));
+            out.push_str(&format!("  help: {}\n", visible(h)));
         }
         for r in &self.related {
             r.plain_into(out);
@@ -273,6 +303,47 @@ impl Diag {
             "labels": self.labels.iter().map(|(s, l)| serde_json::json!({"start": s.start, "end": s.end, "label": l})).collect::<Vec<_>>(),
             "related": self.related.iter().map(|r| r.to_json()).collect::<Vec<_>>(),
         })
+    }
+}
+
+/// A source text with its control characters made visible, for a fancy
+/// rendering.
+#[derive(Clone)]
+struct Shown {
+    text: Arc<str>,
+    /// After each replaced character: its end in the original text and how
+    /// many bytes the text has grown by there.
+    grown: Vec<(usize, usize)>,
+}
+
+impl Shown {
+    /// None when `text` has no control character to replace.
+    fn of(text: &str) -> Option<Shown> {
+        if matches!(visible(text), std::borrow::Cow::Borrowed(_)) {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut grown = Vec::new();
+        let mut total = 0;
+        for (i, c) in text.char_indices() {
+            match crate::escape::picture(c) {
+                Some(p) => {
+                    out.push(p);
+                    total += p.len_utf8() - c.len_utf8();
+                    grown.push((i + c.len_utf8(), total));
+                }
+                None => out.push(c),
+            }
+        }
+        Some(Shown {
+            text: out.into(),
+            grown,
+        })
+    }
+    /// Where offset `at` of the original text is in the shown one.
+    fn moved(&self, at: usize) -> usize {
+        let k = self.grown.partition_point(|&(end, _)| end <= at);
+        at + if k == 0 { 0 } else { self.grown[k - 1].1 }
     }
 }
 

@@ -363,7 +363,7 @@ fn report(d: &Diag, style: DiagStyle, color: bool) {
             };
             let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
             let mut s = String::new();
-            match handler.render_report(&mut s, &d.without_long_excerpts()) {
+            match handler.render_report(&mut s, &d.for_terminal()) {
                 Ok(()) => s,
                 Err(_) => d.plain(),
             }
@@ -820,7 +820,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 let note = cli::trf_out::write(&p.data, bytes, out, &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
                 if !matches!(style, DiagStyle::Json) {
-                    eprintln!("{note}");
+                    eprintln!("{}", tb::escape::visible(&note));
                 }
             }
             out!(
@@ -920,9 +920,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             let recorded = |pid: usize| event.participants[pid].recorded_rank.map(|r| r as usize);
             let (compared, list) = cli::verify::differences(event, &st, &recorded);
             for d in &list {
-                outln!("{}", d.line);
+                // Names from the data, for a terminal.
+                outln!("{}", tb::escape::visible(&d.line));
                 if let Some(c) = &d.cause {
-                    outln!("  {c}");
+                    outln!("  {}", tb::escape::visible(c));
                 }
             }
             let diffs = list.len();
@@ -944,7 +945,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
         }
         Cmd::Test { paths } => {
             let (report, result) = cli::test::run(&paths);
-            out!("{report}");
+            out!("{}", tb::escape::visible(&report));
             result
         }
         Cmd::Fmt { paths, check } => {
@@ -986,7 +987,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
         }
         Cmd::Doc { ruleset, format } => {
             let rs = load_ruleset(&ruleset, &[])?;
-            outln!("{}", cli::doc::render(&ruleset, &rs, format));
+            outln!(
+                "{}",
+                tb::escape::visible(&cli::doc::render(&ruleset, &rs, format))
+            );
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Completions { shell } => {

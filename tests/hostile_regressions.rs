@@ -780,3 +780,111 @@ fn data_is_read_once_and_never_past_the_limit() {
     assert_eq!(status, 3, "{err}");
     assert!(err.contains("tb::load::too_large"), "{err}");
 }
+
+/// An event whose title and names carry a terminal's escape sequences,
+/// formula-like text, raw HTML, a bare CR and a line break.
+const EVIL_EVENT: &str = r#"[event]
+name = "Open\u001b]0;pwned\u0007 <b>bold</b> & co"
+sport = "chess"
+rounds = 1
+
+[[participants]]
+id = "a"
+name = "=cmd|' /C calc'!A0"
+
+[[participants]]
+id = "b"
+name = "Bob\r\nline|pipe\u001b[2J"
+
+[[participants]]
+id = "c"
+name = "@Carol"
+
+[[rounds]]
+games = [ { home = "a", away = "b", result = "1/2-1/2" } ]
+byes = [ { id = "c" } ]
+"#;
+
+/// No control character but newline and tab reaches a terminal: not from
+/// a name or an event title (table, explain, verify), not from a ruleset's
+/// label (check --verbose, diagnostics plain and fancy).
+#[test]
+fn escape_sequences_never_reach_the_terminal() {
+    let event = hostile_file("evil.toml", EVIL_EVENT.as_bytes());
+    let raw = |s: &str| s.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+    for args in [
+        vec!["eval", "fide/swiss", &event],
+        vec!["eval", "fide/swiss", &event, "--format", "html"],
+        vec!["explain", "fide/swiss", &event],
+    ] {
+        let (status, out, err) = tb_capped(&args, std::process::Stdio::null());
+        assert_eq!(status, 0, "{args:?}: {err}");
+        assert!(!raw(&out) && !raw(&err), "{args:?}: {out:?}");
+    }
+    let (_, out, _) = tb_capped(&["eval", "fide/swiss", &event], std::process::Stdio::null());
+    assert!(out.contains("Open␛]0;pwned␇"), "{out}");
+    assert!(out.contains("Bob␍\nline|pipe␛[2J"), "{out}");
+    let ruleset = hostile_file(
+        "evil.tb",
+        b"title \"T\x1b]0;x\x07\"\nmetric neg = score - 1\nprocedure p { step neg desc as \"S\x1b[2J\" }\nstandings p\n",
+    );
+    let (status, out, err) = tb_capped(
+        &["check", "--verbose", &ruleset],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("S␛[2J") && !raw(&out), "{out:?}");
+    let broken = hostile_file(
+        "broken.tb",
+        b"title \"T\x1b]0;x\x07\"\nmetric m = nope\x1b[2J\n",
+    );
+    for style in ["plain", "fancy"] {
+        let (status, _, err) = tb_capped(
+            &["--diagnostics", style, "check", &broken],
+            std::process::Stdio::null(),
+        );
+        assert_eq!(status, 3, "{err}");
+        assert!(err.contains('␛') && !raw(&err), "{style}: {err:?}");
+    }
+}
+
+/// CSV: formula-like names get a `'`, a bare CR is quoted, numbers (`-0.5`
+/// in a column) are left as they are; Markdown: no raw HTML, `|` escaped,
+/// a line break in a name does not split the row.
+#[test]
+fn csv_and_markdown_output_are_safe() {
+    let event = hostile_file("evil-csv.toml", EVIL_EVENT.as_bytes());
+    let (status, csv, err) = tb_capped(
+        &["eval", "fide/swiss", &event, "--format", "csv"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(csv.contains(",a,'=cmd|' /C calc'!A0,"), "{csv}");
+    assert!(csv.contains(",c,'@Carol,"), "{csv}");
+    assert!(csv.contains(",b,\"Bob\r\nline|pipe␛[2J\","), "{csv:?}");
+    let mut reader = csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+    assert_eq!(reader.records().count(), 3, "one record per participant");
+    let (status, md, err) = tb_capped(
+        &["eval", "fide/swiss", &event, "--format", "markdown"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        md.starts_with("## Open␛]0;pwned␇ &lt;b&gt;bold&lt;/b&gt; &amp; co — "),
+        "{md}"
+    );
+    assert!(md.contains("| Bob␍ line\\|pipe␛[2J (b) |"), "{md}");
+    assert!(!md.contains('<') && !md.contains('\r'), "{md}");
+    // A negative value is a number, not a formula; a label is text.
+    let ruleset = hostile_file(
+        "negative.tb",
+        b"metric neg = score - 1\nprocedure p { step neg desc as \"-neg\" }\nstandings p\n",
+    );
+    let (status, csv, err) = tb_capped(
+        &["eval", &ruleset, &event, "--format", "csv"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(csv.starts_with("rank,id,name,'-neg,decided_by\n"), "{csv}");
+    assert!(csv.contains("'=cmd|' /C calc'!A0,-0.5,"), "{csv}");
+}
