@@ -17,7 +17,7 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
     out.push_str("## ");
     push_markdown(&mut out, &event.name);
     out.push_str(" — ");
-    push_markdown(&mut out, &title(rs, meta));
+    push_markdown(&mut out, title(rs, meta));
     out.push_str("\n\n");
     if let Some(src) = &rs.source_doc {
         out.push_str("Ruleset ");
