@@ -408,3 +408,56 @@ impl miette::Diagnostic for Diag {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The span of `d`'s first label in the text miette would excerpt.
+    fn shown_label(d: &Diag) -> String {
+        let named = d.named.as_ref().expect("a source");
+        let (span, _) = d.labels[0];
+        named.inner()[span.start..span.end].to_string()
+    }
+
+    #[test]
+    fn terminal_copy_makes_controls_visible_and_moves_spans() {
+        let src = Source::new(
+            "f\u{1b}.tb",
+            "title \"\u{1b}]0;x\u{7}\u{9b}\"\nmetric m = nope\n",
+        );
+        let at = src.text.find("nope").unwrap();
+        let d = Diag::error("tb::x", "bad \u{1b}[2J")
+            .at(&src, Span::new(at, at + 4), "here\u{7}")
+            .with_help("help\u{0}");
+        let t = d.for_terminal();
+        assert_eq!(shown_label(&t), "nope");
+        assert_eq!(t.message, "bad ␛[2J");
+        assert_eq!(t.labels[0].1, "here␇");
+        assert_eq!(t.help.as_deref(), Some("help␀"));
+        assert!(t.named.as_ref().unwrap().inner().contains("␛]0;x␇�"));
+        assert!(!d.plain().chars().any(|c| c.is_control() && c != '\n'));
+    }
+
+    #[test]
+    fn long_lines_are_not_excerpted_and_texts_are_bounded() {
+        let text = format!("a,b\n{}\n", "x".repeat(MAX_EXCERPT_BYTES * 2));
+        let src = Source::new("long.csv", text);
+        let d =
+            Diag::error("tb::x", "y".repeat(MAX_TEXT_CHARS * 3)).at(&src, Span::new(4, 5), "cell");
+        assert_eq!(d.message.chars().count(), MAX_TEXT_CHARS + 1);
+        let t = d.for_terminal();
+        assert!(t.named.is_none() && t.labels.is_empty());
+        assert!(t.message.starts_with("long.csv:2:1: yyy") && t.message.ends_with("… (cell)"));
+        // Two lines before the long one: its excerpt (a line either side) is short.
+        let text = format!("a,b\nc,d\ne,f\n{}\n", "x".repeat(MAX_EXCERPT_BYTES * 2));
+        let src = Source::new("long.csv", text);
+        let short = Diag::error("tb::x", "z").at(&src, Span::new(0, 1), "");
+        assert!(short.for_terminal().named.is_some());
+        let next = Diag::error("tb::x", "z").at(&src, Span::new(8, 9), "");
+        assert!(
+            next.for_terminal().named.is_none(),
+            "the long line is context"
+        );
+    }
+}
