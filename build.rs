@@ -21,6 +21,7 @@ use std::path::Path;
 mod tb {
     pub mod codes;
     pub mod diag;
+    pub mod escape;
     pub mod num;
     pub mod text;
     pub mod syntax {
@@ -36,7 +37,7 @@ mod tb {
         }
     }
 }
-use tb::{codes, diag, num, syntax, text};
+use tb::{codes, diag, escape, num, syntax, text};
 
 /// Every file under `dir` as (name, absolute path): `.tb` files into
 /// `rulesets` (named without the extension), the others into `data`.

@@ -22,6 +22,8 @@ dict() {
     ruleset) echo "-dict=dicts/ruleset.dict" ;;
     trf) echo "-dict=dicts/trf.dict" ;;
     native_toml|native_json|csv) echo "-dict=dicts/native.dict" ;;
+    usebio) echo "-dict=dicts/usebio.dict" ;;
+    descriptors) echo "-dict=dicts/descriptors.dict" ;;
     *) echo "" ;;
   esac
 }

@@ -105,7 +105,7 @@ codes! {
     CLI_UNKNOWN_ID = "tb::cli::unknown_id";
     /// Options that do not go together (a ruleset and `--tiebreaks`; `--edition` for a non-FIDE ruleset).
     CLI_USAGE = "tb::cli::usage";
-    /// `tb eval --write-trf OUT`: OUT cannot be written (or the input cannot be read again). Exit code 3.
+    /// `tb eval --write-trf OUT`: OUT cannot be written. Exit code 3.
     CLI_WRITE_FAILED = "tb::cli::write_failed";
     /// `tb eval --write-trf OUT` refused: the event is not a TRF file (or came from standard input), OUT is the input file, a rank does not fit the rank column, or a team file has only `013` records (no rank column). Exit code 2.
     CLI_WRITE_TRF = "tb::cli::write_trf";
@@ -243,6 +243,10 @@ codes! {
     LOAD_USEBIO_BAD_NUMBER = "tb::load::usebio::bad_number";
     /// Two pairs or teams with one number.
     LOAD_USEBIO_DUPLICATE_PARTICIPANT = "tb::load::usebio::duplicate_participant";
+    /// An element with more than 100 attributes (`load::usebio::MAX_ATTRIBUTES`); the XML reader's time grows with the square of their number.
+    LOAD_USEBIO_ATTRIBUTES = "tb::load::usebio::attributes";
+    /// A `<!DOCTYPE>` with a DTD of the file's own (an internal subset `[...]`, where entities are declared): refused before the XML is read. A DOCTYPE that only names an external DTD is accepted (and not fetched).
+    LOAD_USEBIO_DTD = "tb::load::usebio::dtd";
     /// More than one problem in the file: the summary.
     LOAD_USEBIO_INVALID = "tb::load::usebio::invalid";
     /// A required element missing (`<EVENT>`, participants, a match's teams, ...).

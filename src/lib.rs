@@ -9,6 +9,7 @@
 pub mod check;
 pub mod codes;
 pub mod diag;
+pub mod escape;
 pub mod eval;
 pub mod format;
 pub mod load;

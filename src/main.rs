@@ -407,7 +407,7 @@ fn report(d: &Diag, style: DiagStyle, color: bool) {
             };
             let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
             let mut s = String::new();
-            match handler.render_report(&mut s, d) {
+            match handler.render_report(&mut s, &d.for_terminal()) {
                 Ok(()) => s,
                 Err(_) => d.plain(),
             }
@@ -536,47 +536,54 @@ const MAX_DATA_BYTES: u64 = 200 * 1024 * 1024;
 /// Load the event in file `path`, with at most `threads` threads (default:
 /// one per core).
 fn load_data(path: &str, threads: Option<usize>) -> Result<tb::model::Event, Diag> {
+    let bytes = read_data(path)?;
+    load_bytes(path, bytes, threads)
+}
+
+/// The bytes of the data file `path` (`-`: standard input), read once and
+/// never more than one byte past [`MAX_DATA_BYTES`]: a device such as
+/// /dev/zero reports no size and never ends.
+fn read_data(path: &str) -> Result<Vec<u8>, Diag> {
     use std::io::Read as _;
+    let shown = if path == "-" { "<stdin>" } else { path };
+    let too_large = || {
+        Diag::error(
+            codes::LOAD_TOO_LARGE,
+            format!("{shown} is larger than 200 MB"),
+        )
+    };
+    let mut bytes = Vec::new();
     if path == "-" {
         // Standard input: the format is told by the text (`Format::detect`).
-        let mut bytes = Vec::new();
         std::io::stdin()
             .take(MAX_DATA_BYTES + 1)
             .read_to_end(&mut bytes)
             .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read standard input: {e}")))?;
-        return load_bytes("<stdin>", bytes, threads);
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| {
+            Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
+                .with_help("give the path of a .toml, .json or .trf file")
+        })?;
+        if meta.len() > MAX_DATA_BYTES {
+            return Err(too_large());
+        }
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
     }
-    let meta = std::fs::metadata(path).map_err(|e| {
-        Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}"))
-            .with_help("give the path of a .toml, .json or .trf file")
-    })?;
-    if meta.len() > MAX_DATA_BYTES {
-        return Err(Diag::error(
-            codes::LOAD_TOO_LARGE,
-            format!("{path} is larger than 200 MB"),
-        ));
+    if bytes.len() as u64 > MAX_DATA_BYTES {
+        return Err(too_large());
     }
-    // At most one byte past the limit: a device such as /dev/zero reports
-    // no size and never ends.
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_DATA_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| Diag::error(codes::LOAD_IO, format!("cannot read {path}: {e}")))?;
-    load_bytes(path, bytes, threads)
+    Ok(bytes)
 }
 
-/// Load the event in `bytes`, read from `path` (at most one byte past the limit).
+/// Load the event in `bytes`, read from `path` (`-`: standard input).
 fn load_bytes(
     path: &str,
     bytes: Vec<u8>,
     threads: Option<usize>,
 ) -> Result<tb::model::Event, Diag> {
-    if bytes.len() as u64 > MAX_DATA_BYTES {
-        return Err(Diag::error(
-            codes::LOAD_TOO_LARGE,
-            format!("{path} is larger than 200 MB"),
-        ));
-    }
+    let path = if path == "-" { "<stdin>" } else { path };
     // TRF and USEBIO files are often Latin-1: keep every byte rather than fail.
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -666,6 +673,16 @@ fn prepare(a: &RulesArgs) -> Result<Prepared, Diag> {
 /// [`prepare`], with the event already loaded when `loaded` holds one (a
 /// ruleset test's inline event; `a`'s data file then only names it).
 fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prepared, Diag> {
+    prepare_with(a, loaded, None)
+}
+
+/// [`prepare_event`]; `bytes`, when there are some, are the data file's,
+/// already read (`--write-trf` copies them, and reads the file once).
+fn prepare_with(
+    a: &RulesArgs,
+    loaded: Option<tb::model::Event>,
+    bytes: Option<Vec<u8>>,
+) -> Result<Prepared, Diag> {
     let (ruleset, data) = match a.files.as_slice() {
         [r, d] => (Some(r.clone()), d.clone()),
         [d] => (None, d.clone()),
@@ -694,9 +711,11 @@ fn prepare_event(a: &RulesArgs, loaded: Option<tb::model::Event>) -> Result<Prep
         }
         cli::roles::missing_data(&a.files)?;
     }
-    let mut event = match loaded {
-        Some(event) => event,
-        None => load_data(&data, a.threads.map(usize::from))?,
+    let threads = a.threads.map(usize::from);
+    let mut event = match (loaded, bytes) {
+        (Some(event), _) => event,
+        (None, Some(bytes)) => load_bytes(&data, bytes, threads)?,
+        (None, None) => load_data(&data, threads)?,
     };
     if let Some(n) = a.after_round {
         tb::load::rounds::after_round(&mut event, n).map_err(|why| {
@@ -846,11 +865,13 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             progress,
             categories,
         } => {
-            let out_before = match (&write_trf, rules.files.last()) {
-                (Some(out), Some(data)) => cli::trf_out::accepts(data, out)?,
+            // The input of `--write-trf` is read once: its bytes are loaded
+            // and then copied.
+            let trf_in = match (&write_trf, rules.files.last()) {
+                (Some(out), Some(data)) => Some(cli::trf_out::accepts(data, out, read_data)?),
                 _ => None,
             };
-            let mut p = prepare(&rules)?;
+            let mut p = prepare_with(&rules, None, trf_in.as_ref().map(|t| t.0.clone()))?;
             cli::category::add(&mut p, &categories)?;
             warnings(&p.event.warnings, p.strict, style)?;
             let st = p.rank(seed, style, format != Format::Csv)?;
@@ -869,11 +890,12 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                 return Ok(ExitCode::SUCCESS);
             }
             let lists = cli::category::lists(&p, &st, seed, style)?;
-            if let Some(out) = &write_trf {
-                let note = cli::trf_out::write(&p.data, out, out_before.as_ref(), &p.event, &st)?;
+            if let (Some(out), Some((bytes, before))) = (&write_trf, &trf_in) {
+                let note =
+                    cli::trf_out::write(&p.data, bytes, out, before.as_ref(), &p.event, &st)?;
                 // Standard error carries only JSON objects with `--diagnostics json`.
                 if !matches!(style, DiagStyle::Json) {
-                    eprintln!("{note}");
+                    eprintln!("{}", tb::escape::visible(&note));
                 }
             }
             let text = tb::render::render(&st, &p.event, &p.rs, &p.meta, format);
@@ -979,9 +1001,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             let recorded = |pid: usize| event.participants[pid].recorded_rank.map(|r| r as usize);
             let (compared, list) = cli::verify::differences(event, &st, &recorded);
             for d in &list {
-                outln!("{}", d.line);
+                // Names from the data, for a terminal.
+                outln!("{}", tb::escape::visible(&d.line));
                 if let Some(c) = &d.cause {
-                    outln!("  {c}");
+                    outln!("  {}", tb::escape::visible(c));
                 }
             }
             let diffs = list.len();
@@ -1006,7 +1029,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
         }
         Cmd::Test { paths, allow } => {
             let (report, result) = cli::test::run(&paths, &allow);
-            out!("{report}");
+            out!("{}", tb::escape::visible(&report));
             result
         }
         Cmd::Fmt { paths, check } => {
@@ -1052,7 +1075,10 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
             paths,
         } => {
             let rs = load_ruleset(&ruleset, &[], &paths)?;
-            outln!("{}", cli::doc::render(&ruleset, &rs, format));
+            outln!(
+                "{}",
+                tb::escape::visible(&cli::doc::render(&ruleset, &rs, format))
+            );
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Completions { shell } => {

@@ -1,4 +1,25 @@
-//! Text helpers shared by the parser, the checker and the loaders: the distance behind every did-you-mean, and a fast `trim`.
+//! Text helpers shared by the parser, the checker and the loaders: the distance behind every did-you-mean, a fast `trim`, and the cut of a long quote in a diagnostic.
+
+use std::borrow::Cow;
+
+/// Most characters of the user's own text (an item of a list, a line, a
+/// cell) that a diagnostic quotes; a longer text is cut and ends with `…`.
+/// Without a bound, each of 40,000 errors in a 120 KB list quoted the
+/// whole item: gigabytes.
+pub const QUOTE_CHARS: usize = 200;
+
+/// `s`, cut to its first [`QUOTE_CHARS`] characters and `…` when longer.
+pub fn clip(s: &str) -> Cow<'_, str> {
+    clip_to(s, QUOTE_CHARS)
+}
+
+/// `s`, cut to its first `max` characters and `…` when longer.
+pub fn clip_to(s: &str, max: usize) -> Cow<'_, str> {
+    match s.char_indices().nth(max) {
+        None => Cow::Borrowed(s),
+        Some((at, _)) => Cow::Owned(format!("{}…", &s[..at])),
+    }
+}
 
 /// Optimal string alignment distance (a swap of two neighbours counts 1,
 /// so `Alcie` is 1 from `Alice`), in characters.
@@ -86,6 +107,16 @@ pub fn trim(s: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn long_quotes_are_cut() {
+        assert_eq!(super::clip("BH/C1"), "BH/C1");
+        let long = "é".repeat(super::QUOTE_CHARS + 1);
+        let cut = super::clip(&long);
+        assert_eq!(cut.chars().count(), super::QUOTE_CHARS + 1);
+        assert!(cut.ends_with("é…"));
+        assert_eq!(super::clip(&long[2..]), long[2..]);
+    }
+
     use super::trim;
 
     #[test]

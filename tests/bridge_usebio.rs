@@ -381,7 +381,25 @@ fn hostile_xml() {
         ));
     }
     laugh.push_str("]><USEBIO><EVENT><EVENT_DESCRIPTION>&g;</EVENT_DESCRIPTION></EVENT></USEBIO>");
-    assert_eq!(codes(&error(&laugh)), ["tb::load::usebio::syntax"]);
+    // Refused before the XML is read: no DTD of the file's own.
+    assert_eq!(codes(&error(&laugh)), ["tb::load::usebio::dtd"]);
+    let d = error(&laugh);
+    let src = d.source.as_ref().expect("source");
+    let (span, _) = &d.labels[0];
+    assert_eq!(&src.text[span.start..span.end], "<!DOCTYPE");
+    // Hidden behind a comment that mentions a harmless DOCTYPE: still found.
+    let hidden = laugh.replacen("<!DOCTYPE", "<!-- <!DOCTYPE USEBIO> --><!DOCTYPE", 1);
+    assert_eq!(codes(&error(&hidden)), ["tb::load::usebio::dtd"]);
+    // A DOCTYPE that only names the standard's DTD is read as before.
+    let named = "<?xml version=\"1.0\"?><!DOCTYPE USEBIO SYSTEM \"usebio_v1_2.dtd\"><USEBIO/>";
+    assert_eq!(codes(&error(named)), ["tb::load::usebio::missing"]);
+    // Attributes: up to the limit the reader sees them; past it, refused.
+    let attrs = |n: usize| -> String { (0..n).map(|k| format!(" a{k}=\"{k}\"")).collect() };
+    let max = tb::load::usebio::MAX_ATTRIBUTES;
+    let at_limit = format!("<USEBIO{}></USEBIO>", attrs(max));
+    assert_eq!(codes(&error(&at_limit)), ["tb::load::usebio::missing"]);
+    let crowded = format!("<USEBIO><EVENT{}/></USEBIO>", attrs(max + 1));
+    assert_eq!(codes(&error(&crowded)), ["tb::load::usebio::attributes"]);
 }
 
 #[test]

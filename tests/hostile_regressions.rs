@@ -577,3 +577,316 @@ fn usebio_span_cut_on_a_character_boundary() {
         Verdict::Rejected("tb::load::usebio::missing")
     );
 }
+
+// ---------------------------------------------------------------------------
+// Issue 36: resource bounds, through the binary
+// ---------------------------------------------------------------------------
+
+/// Address space given to the binary in the tests below: what the inputs
+/// once took (gigabytes) is refused by the kernel, so a regression fails
+/// the test instead of slowing the machine down.
+const CAP_BYTES: u64 = 2 << 30;
+
+/// Run the release or debug `tb` with `args` (in a fresh folder), standard
+/// input from `stdin`, its address space capped at [`CAP_BYTES`] where
+/// `prlimit` exists; must end within `FAST`. Returns exit code, stdout and
+/// stderr.
+fn tb_capped(args: &[&str], stdin: std::process::Stdio) -> (i32, String, String) {
+    use std::process::Command;
+    let exe = env!("CARGO_BIN_EXE_tb");
+    let capped = Command::new("prlimit").arg("--version").output().is_ok();
+    let mut cmd = if capped {
+        let mut c = Command::new("prlimit");
+        c.arg(format!("--as={CAP_BYTES}")).arg("--").arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    let t = Instant::now();
+    let out = cmd
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(stdin)
+        .output()
+        .expect("run tb");
+    assert!(t.elapsed() < FAST, "tb {args:?} took {:?}", t.elapsed());
+    let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+    (
+        out.status.code().unwrap_or(-1),
+        text(&out.stdout),
+        text(&out.stderr),
+    )
+}
+
+/// A file for one test, in a folder of its own.
+fn hostile_file(name: &str, bytes: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("tb-hostile-36-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).expect("write");
+    p.display().to_string()
+}
+
+/// Every diagnostic style, for a run that must fail with `code`: exit 3,
+/// the code on standard error, and standard error no longer than `max`.
+fn refused_in_every_style(args: &[&str], code: &str, max: usize) -> String {
+    let mut plain = String::new();
+    for style in ["plain", "fancy", "json"] {
+        let mut all = vec!["--diagnostics", style];
+        all.extend_from_slice(args);
+        let (status, _, err) = tb_capped(&all, std::process::Stdio::null());
+        assert_eq!(status, 3, "{style}: {}", &err[..err.len().min(2000)]);
+        assert!(
+            err.contains(code),
+            "{style}: {}",
+            &err[..err.len().min(2000)]
+        );
+        assert!(err.len() <= max, "{style}: {} bytes on stderr", err.len());
+        if style == "plain" {
+            plain = err;
+        }
+    }
+    plain
+}
+
+/// A 1 MB USEBIO file whose one entity is used 100,000 times once took 8 s
+/// and 1.9 GB (a larger one aborted the process): a DTD of the file's own
+/// is refused before the XML is read.
+#[test]
+fn usebio_entities_are_refused_by_the_binary() {
+    let text = format!(
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE USEBIO [<!ENTITY a \"{}\">]>\n<USEBIO Version=\"1.2\"><EVENT><EVENT_DESCRIPTION>{}</EVENT_DESCRIPTION></EVENT></USEBIO>\n",
+        "a".repeat(600_000),
+        "&a;".repeat(100_000)
+    );
+    let path = hostile_file("entities.xml", text.as_bytes());
+    let err = refused_in_every_style(
+        &["eval", "wbf/pairs", &path],
+        "tb::load::usebio::dtd",
+        4_000,
+    );
+    assert!(err.contains(":2:1:"), "{err}");
+}
+
+/// An element with 100,000 attributes once took 15 s (the XML reader's
+/// duplicate check is quadratic): refused past 100.
+#[test]
+fn usebio_crowded_element_is_refused_by_the_binary() {
+    let attrs: String = (0..100_000).map(|k| format!(" a{k}=\"\"")).collect();
+    let text = format!("<USEBIO Version=\"1.2\"><EVENT{attrs}/></USEBIO>");
+    let path = hostile_file("attributes.xml", text.as_bytes());
+    refused_in_every_style(
+        &["eval", "wbf/pairs", &path],
+        "tb::load::usebio::attributes",
+        4_000,
+    );
+}
+
+/// `BH/C1/C1/...` in a 120 KB `--tiebreaks` once needed gigabytes and
+/// gave 12 MB of errors, each quoting the whole item: each quote is cut at
+/// 200 characters.
+#[test]
+fn repeated_modifiers_in_a_tiebreak_list_are_quoted_short() {
+    let list = format!("PTS,BH{}", "/C1".repeat(40_000));
+    let args = ["eval", "--tiebreaks", &list, "examples/chess-swiss.toml"];
+    let err = refused_in_every_style(&args, "tb::descriptors::invalid_combination", 200_000);
+    let first = err.lines().nth(1).expect("a second line");
+    assert!(
+        first.contains("C1/C1…`: `/C1` repeats"),
+        "{}",
+        &first[..first.len().min(400)]
+    );
+}
+
+/// The same in a ruleset (300 KB here, to stay fast in a debug build; 900 KB
+/// once took 23 GB): `standings codes "BH/C1/C1/..."`.
+#[test]
+fn repeated_modifiers_in_a_ruleset_list_are_quoted_short() {
+    let text = format!(
+        "import \"fide/codes\"\nstandings codes \"PTS,BH{}\"\n",
+        "/C1".repeat(100_000)
+    );
+    let path = hostile_file("codes.tb", text.as_bytes());
+    refused_in_every_style(
+        &["eval", &path, "examples/chess-swiss.toml"],
+        "tb::descriptors::invalid_combination",
+        200_000,
+    );
+}
+
+/// A 5 MB cell of a CSV match list: the diagnostic quotes it cut short in
+/// every style (a 45 MB line once gave 47 MB on standard error), and the
+/// fancy rendering leaves out the excerpt of so long a line.
+#[test]
+fn a_long_bad_csv_cell_gives_a_short_diagnostic() {
+    let text = format!(
+        "player,round,opponent,result\na,1,b,{}\n",
+        "x".repeat(5_000_000)
+    );
+    let path = hostile_file("long.csv", text.as_bytes());
+    refused_in_every_style(&["eval", "fide/swiss", &path], "tb::load::", 8_000);
+}
+
+/// `--write-trf` read the whole data path before any size check
+/// (`/dev/zero` grew without bound); now the data is read once, never past
+/// the 200 MB limit, from a path and from standard input alike.
+#[test]
+fn data_is_read_once_and_never_past_the_limit() {
+    if !std::path::Path::new("/dev/zero").exists() {
+        return;
+    }
+    let out = hostile_file("out.trf", b"");
+    let (status, _, err) = tb_capped(
+        &[
+            "--diagnostics",
+            "plain",
+            "eval",
+            "fide/swiss",
+            "/dev/zero",
+            "--write-trf",
+            &out,
+        ],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 2, "{err}");
+    assert!(err.contains("tb::cli::write_trf"), "{err}");
+    // Named as a TRF file, it is one to copy: too large.
+    #[cfg(unix)]
+    {
+        let named =
+            std::path::PathBuf::from(hostile_file("zero.trf", b"")).with_file_name("zero-link.trf");
+        let _ = std::fs::remove_file(&named);
+        std::os::unix::fs::symlink("/dev/zero", &named).expect("symlink");
+        let named = named.display().to_string();
+        let (status, _, err) = tb_capped(
+            &[
+                "--diagnostics",
+                "plain",
+                "eval",
+                "fide/swiss",
+                &named,
+                "--write-trf",
+                &out,
+            ],
+            std::process::Stdio::null(),
+        );
+        assert_eq!(status, 3, "{err}");
+        assert!(err.contains("tb::load::too_large"), "{err}");
+    }
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero");
+    let (status, _, err) = tb_capped(
+        &["--diagnostics", "plain", "eval", "fide/swiss", "-"],
+        zero.into(),
+    );
+    assert_eq!(status, 3, "{err}");
+    assert!(err.contains("tb::load::too_large"), "{err}");
+}
+
+/// An event whose title and names carry a terminal's escape sequences,
+/// formula-like text, raw HTML, a bare CR and a line break.
+const EVIL_EVENT: &str = r#"[event]
+name = "Open\u001b]0;pwned\u0007 <b>bold</b> & co"
+sport = "chess"
+rounds = 1
+
+[[participants]]
+id = "a"
+name = "=cmd|' /C calc'!A0"
+
+[[participants]]
+id = "b"
+name = "Bob\r\nline|pipe\u001b[2J"
+
+[[participants]]
+id = "c"
+name = "@Carol"
+
+[[rounds]]
+games = [ { home = "a", away = "b", result = "1/2-1/2" } ]
+byes = [ { id = "c" } ]
+"#;
+
+/// No control character but newline and tab reaches a terminal: not from
+/// a name or an event title (table, explain, verify), not from a ruleset's
+/// label (check --verbose, diagnostics plain and fancy).
+#[test]
+fn escape_sequences_never_reach_the_terminal() {
+    let event = hostile_file("evil.toml", EVIL_EVENT.as_bytes());
+    let raw = |s: &str| s.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
+    for args in [
+        vec!["eval", "fide/swiss", &event],
+        vec!["eval", "fide/swiss", &event, "--format", "html"],
+        vec!["explain", "fide/swiss", &event],
+    ] {
+        let (status, out, err) = tb_capped(&args, std::process::Stdio::null());
+        assert_eq!(status, 0, "{args:?}: {err}");
+        assert!(!raw(&out) && !raw(&err), "{args:?}: {out:?}");
+    }
+    let (_, out, _) = tb_capped(&["eval", "fide/swiss", &event], std::process::Stdio::null());
+    assert!(out.contains("Open␛]0;pwned␇"), "{out}");
+    assert!(out.contains("Bob␍\nline|pipe␛[2J"), "{out}");
+    let ruleset = hostile_file(
+        "evil.tb",
+        b"title \"T\x1b]0;x\x07\"\nmetric neg = score - 1\nprocedure p { step neg desc as \"S\x1b[2J\" }\nstandings p\n",
+    );
+    let (status, out, err) = tb_capped(
+        &["check", "--verbose", &ruleset],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(out.contains("S␛[2J") && !raw(&out), "{out:?}");
+    let broken = hostile_file(
+        "broken.tb",
+        b"title \"T\x1b]0;x\x07\"\nmetric m = nope\x1b[2J\n",
+    );
+    for style in ["plain", "fancy"] {
+        let (status, _, err) = tb_capped(
+            &["--diagnostics", style, "check", &broken],
+            std::process::Stdio::null(),
+        );
+        assert_eq!(status, 3, "{err}");
+        assert!(err.contains('␛') && !raw(&err), "{style}: {err:?}");
+    }
+}
+
+/// CSV: formula-like names get a `'`, a bare CR is quoted, numbers (`-0.5`
+/// in a column) are left as they are; Markdown: no raw HTML, `|` escaped,
+/// a line break in a name does not split the row.
+#[test]
+fn csv_and_markdown_output_are_safe() {
+    let event = hostile_file("evil-csv.toml", EVIL_EVENT.as_bytes());
+    let (status, csv, err) = tb_capped(
+        &["eval", "fide/swiss", &event, "--format", "csv"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(csv.contains(",a,'=cmd|' /C calc'!A0,"), "{csv}");
+    assert!(csv.contains(",c,'@Carol,"), "{csv}");
+    assert!(csv.contains(",b,\"Bob\r\nline|pipe␛[2J\","), "{csv:?}");
+    let mut reader = csv::ReaderBuilder::new().from_reader(csv.as_bytes());
+    assert_eq!(reader.records().count(), 3, "one record per participant");
+    let (status, md, err) = tb_capped(
+        &["eval", "fide/swiss", &event, "--format", "markdown"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(
+        md.starts_with("## Open␛]0;pwned␇ &lt;b&gt;bold&lt;/b&gt; &amp; co — "),
+        "{md}"
+    );
+    assert!(md.contains("| Bob␍ line\\|pipe␛[2J (b) |"), "{md}");
+    assert!(!md.contains('<') && !md.contains('\r'), "{md}");
+    // A negative value is a number, not a formula; a label is text.
+    let ruleset = hostile_file(
+        "negative.tb",
+        b"metric neg = score - 1\nprocedure p { step neg desc as \"-neg\" }\nstandings p\n",
+    );
+    let (status, csv, err) = tb_capped(
+        &["eval", &ruleset, &event, "--format", "csv"],
+        std::process::Stdio::null(),
+    );
+    assert_eq!(status, 0, "{err}");
+    assert!(csv.starts_with("rank,id,name,'-neg,decided_by\n"), "{csv}");
+    assert!(csv.contains("'=cmd|' /C calc'!A0,-0.5,"), "{csv}");
+}

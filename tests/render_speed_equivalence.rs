@@ -292,7 +292,7 @@ mod reference {
     /// Render standings in a format.
     pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
         match fmt {
-            Format::Table => table(s, event, rs, meta),
+            Format::Table => vis(&table(s, event, rs, meta)),
             Format::Json => {
                 serde_json::to_string_pretty(&to_json(s, event, rs, meta)).unwrap_or_default()
                     + "\n"
@@ -613,11 +613,40 @@ mod reference {
         (width, heads)
     }
 
-    fn csv_field(s: &str) -> String {
-        if s.contains([',', '"', '\n']) {
-            format!("\"{}\"", s.replace('"', "\"\""))
+    /// A control character's visible stand-in (issue #36): its control
+    /// picture, `\u{fffd}` for C1 controls; newline and tab stay.
+    fn pic(c: char) -> char {
+        match c {
+            '\n' | '\t' => c,
+            '\0'..='\x1f' => char::from_u32(0x2400 + c as u32).unwrap_or(c),
+            '\x7f' => '\u{2421}',
+            '\u{80}'..='\u{9f}' => '\u{fffd}',
+            c => c,
+        }
+    }
+
+    fn vis(s: &str) -> String {
+        s.chars().map(pic).collect()
+    }
+
+    /// `text`: a name or label (guarded against spreadsheet formulas);
+    /// otherwise a value, guarded only when it is not a number.
+    fn csv_field(s: &str, text: bool) -> String {
+        let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+        let number = digits.chars().any(|c| c.is_ascii_digit())
+            && digits
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '.' || c == '/');
+        let guard = (text || !number) && s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+        let shown: String = s
+            .chars()
+            .map(|c| if c == '\r' { c } else { pic(c) })
+            .collect();
+        let shown = if guard { format!("'{shown}") } else { shown };
+        if s.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", shown.replace('"', "\"\""))
         } else {
-            s.to_string()
+            shown
         }
     }
 
@@ -629,7 +658,7 @@ mod reference {
         out.push_str(
             &head
                 .iter()
-                .map(|h| csv_field(h))
+                .map(|h| csv_field(h, true))
                 .collect::<Vec<_>>()
                 .join(","),
         );
@@ -637,7 +666,11 @@ mod reference {
         let more = tb::render::more_digits(s);
         for (i, r) in s.rows.iter().enumerate() {
             let p = &event.participants[r.pid];
-            let mut row = vec![r.rank.to_string(), p.id.clone(), p.name.clone()];
+            let mut row = vec![
+                r.rank.to_string(),
+                csv_field(&p.id, true),
+                csv_field(&p.name, true),
+            ];
             row.extend(
                 r.values
                     .iter()
@@ -646,26 +679,29 @@ mod reference {
                     .map(|(ci, (v, c))| match more.get(&(i, ci)) {
                         Some(t) => t.clone(),
                         None => v.display(c.decimals).unwrap_or_default(),
-                    }),
+                    })
+                    .map(|v| csv_field(&v, false)),
             );
-            row.push(decided_text(s, i));
-            out.push_str(
-                &row.iter()
-                    .map(|h| csv_field(h))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            );
+            row.push(csv_field(&decided_text(s, i), true));
+            out.push_str(&row.join(","));
             out.push('\n');
         }
         out
     }
 
     fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-        let md = |t: &str| t.replace('|', "\\|");
+        let md = |t: &str| {
+            vis(t)
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+                .replace('|', "\\|")
+                .replace('\n', " ")
+        };
         let mut out = format!(
             "## {} — {}\n\n",
-            event.name,
-            rs.title.clone().unwrap_or_else(|| meta.ruleset.clone())
+            md(&event.name),
+            md(&rs.title.clone().unwrap_or_else(|| meta.ruleset.clone()))
         );
         if let Some(src) = &rs.source_doc {
             out.push_str(&format!("Ruleset {}: {}\n\n", md(&meta.ruleset), md(src)));
@@ -674,6 +710,7 @@ mod reference {
             out.push_str(&format!("Note: {}\n\n", md(n)));
         }
         let head = header_cells(s);
+        let head: Vec<String> = head.iter().map(|h| md(h)).collect();
         out.push_str(&format!("| {} |\n", head.join(" | ")));
         let n = head.len();
         out.push('|');

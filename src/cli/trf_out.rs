@@ -1,8 +1,10 @@
 //! `tb eval ... --write-trf OUT.trf`: the input TRF file written again with
 //! the computed ranks in its rank column, for the rating report. The bytes
 //! are rewritten by `tb::load::trf::write` (beside the TRF loader, which
-//! owns the layout); this module checks the request, reads the input's
-//! bytes again and writes the file.
+//! owns the layout); this module checks the request and writes the file.
+//! The input is read once, before ranking (`accepts`, with the CLI's
+//! bounded reader): the event is loaded from those bytes and they are
+//! what is copied.
 //!
 //! In: the data argument, the output path, the event and its standings.
 //! Out: the file written (whole, through a temporary file beside it:
@@ -20,9 +22,14 @@ use tb::model::{Event, Kind};
 use tb::rank::Standings;
 
 /// Refuse before ranking when the data is not a TRF file read from a path,
-/// or the output would overwrite it. Gives what OUT is now (None: no file
+/// or the output would overwrite it; else the data's bytes, read by `read`
+/// (which stops past the size limit), and what OUT is now (None: no file
 /// there yet), for [`write`] to check that nothing changed it meanwhile.
-pub fn accepts(data: &str, out: &str) -> Result<Option<Seen>, Diag> {
+pub fn accepts(
+    data: &str,
+    out: &str,
+    read: impl FnOnce(&str) -> Result<Vec<u8>, Diag>,
+) -> Result<(Vec<u8>, Option<Seen>), Diag> {
     let refuse = |why: String, help: &str| {
         Err(Diag::error(codes::CLI_WRITE_TRF, format!("--write-trf {out}: {why}")).with_help(help))
     };
@@ -32,14 +39,21 @@ pub fn accepts(data: &str, out: &str) -> Result<Option<Seen>, Diag> {
             "give the TRF file by its path: its bytes are copied into OUT.trf",
         );
     }
-    let bytes = std::fs::read(data).unwrap_or_default();
-    let text: String = bytes.iter().map(|&b| b as char).collect();
+    let bytes = read(data);
+    // A file that cannot be read is told by its name alone.
+    let text: String = bytes
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|&b| b as char)
+        .collect();
     if Format::detect(data, &text) != Some(Format::Trf) {
         return refuse(
             format!("{data} is not a TRF file"),
             "--write-trf copies a TRF file (.trf, .txt) with the computed ranks; for other data use --format json or csv",
         );
     }
+    let bytes = bytes?;
     // By device and inode: a hard link to the input is the input.
     if same_file(Path::new(data), Path::new(out)) {
         return refuse(
@@ -47,28 +61,24 @@ pub fn accepts(data: &str, out: &str) -> Result<Option<Seen>, Diag> {
             "write the ranked copy to another file; the input stays as it was",
         );
     }
-    seen(Path::new(out)).map_err(|e| {
+    let before = seen(Path::new(out)).map_err(|e| {
         Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
             .with_help("give a path in a folder you can write to")
-    })
+    })?;
+    Ok((bytes, before))
 }
 
-/// Write `data` with the computed ranks to `out`, whole or not at all, and
-/// not if `out` is no longer what it was (`before`, from [`accepts`]); the
-/// note says what was written.
+/// Write `bytes`, the file `data`, with the computed ranks to `out`, whole
+/// or not at all, and not if `out` is no longer what it was (`before`, from
+/// [`accepts`]); the note says what was written.
 pub fn write(
     data: &str,
+    bytes: &[u8],
     out: &str,
     before: Option<&Seen>,
     event: &Event,
     st: &Standings,
 ) -> Result<String, Diag> {
-    let bytes = std::fs::read(data).map_err(|e| {
-        Diag::error(
-            codes::CLI_WRITE_FAILED,
-            format!("cannot read {data} again: {e}"),
-        )
-    })?;
     let ranks: HashMap<&str, usize> = st
         .rows
         .iter()
@@ -76,7 +86,7 @@ pub fn write(
         .collect();
     let team = event.kind == Kind::Team;
     let (text, written) =
-        tb::load::trf::write::write_ranks(&bytes, team, &|id| ranks.get(id).copied()).map_err(
+        tb::load::trf::write::write_ranks(bytes, team, &|id| ranks.get(id).copied()).map_err(
             |why| {
                 Diag::error(
                     codes::CLI_WRITE_TRF,

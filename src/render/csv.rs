@@ -1,7 +1,9 @@
-//! Comma-separated values (`--format csv`), quoted where a field needs it.
+//! Comma-separated values (`--format csv`), quoted where a field needs it;
+//! text fields guarded against spreadsheet formulas (`crate::escape`).
 
 use super::more::{table_more, text_of};
 use super::{decided, push_value, Out, Repeat};
+use crate::escape::{push_csv_field, CsvField};
 use crate::model::Event;
 use crate::num::Fixed;
 use crate::rank::Standings;
@@ -33,11 +35,11 @@ pub(super) fn csv(s: &Standings, event: &Event) -> String {
             // An undefined value is an empty field.
             match more.get(&(i, ci)) {
                 None => {
-                    push_value(&mut out, v, c.decimals, push_csv);
+                    push_value(&mut out, v, c.decimals, push_csv_value);
                 }
                 Some(&m) => {
                     if let Some(t) = text_of(v, c.decimals, Some(m)) {
-                        push_csv(&mut out, &t);
+                        push_csv_value(&mut out, &t);
                     }
                 }
             }
@@ -49,25 +51,19 @@ pub(super) fn csv(s: &Standings, event: &Event) -> String {
     out.into_string()
 }
 
-/// A CSV field made of `parts`: quoted, quotes doubled, if it has a comma,
-/// quote or line break.
+/// A text field made of `parts` (a name, a label, what decided a place):
+/// quoted where needed, guarded against formulas (`crate::escape`).
 fn push_csv_joined(out: &mut Out, parts: &[&str]) {
-    let special = |p: &&str| p.bytes().any(|b| matches!(b, b',' | b'"' | b'\n'));
-    if !parts.iter().any(special) {
-        parts.iter().for_each(|p| out.push_str(p));
-        return;
-    }
-    out.push('"');
-    for p in parts {
-        if p.contains('"') {
-            out.push_str(&p.replace('"', "\"\""));
-        } else {
-            out.push_str(p);
-        }
-    }
-    out.push('"');
+    push_csv_field(out, parts, CsvField::Text);
 }
 
+/// A text field (see [`push_csv_joined`]).
 pub(super) fn push_csv(out: &mut Out, text: &str) {
     push_csv_joined(out, &[text]);
+}
+
+/// A value field: quoted where needed, never altered otherwise (`-0.5`
+/// stays a number).
+fn push_csv_value(out: &mut Out, text: &str) {
+    push_csv_field(out, &[text], CsvField::Value);
 }

@@ -157,7 +157,8 @@ pub fn explain(
     if format == ExplainFormat::Json {
         super::explain_json::explain_json(&a, event)
     } else {
-        super::explain_text::explain_text(&a, event)
+        // For a terminal: no control character of a name or label reaches it.
+        crate::escape::visible_owned(super::explain_text::explain_text(&a, event))
     }
 }
 

@@ -5,6 +5,7 @@
 use super::cells::Cells;
 use super::notes::undefined_notes;
 use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Meta};
+use crate::escape::push_markdown;
 use crate::model::Event;
 use crate::plan::Ruleset;
 use crate::rank::Standings;
@@ -13,13 +14,12 @@ use std::fmt::Write as _;
 pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
-    let _ = write!(
-        out,
-        "## {} — {}{}\n\n",
-        event.name,
-        title(rs, meta),
-        after_round(event)
-    );
+    out.push_str("## ");
+    push_markdown(&mut out, &event.name);
+    out.push_str(" — ");
+    push_markdown(&mut out, title(rs, meta));
+    out.push_str(&after_round(event));
+    out.push_str("\n\n");
     if let Some(src) = &rs.source_doc {
         out.push_str("Ruleset ");
         push_markdown(&mut out, &meta.ruleset);
@@ -39,12 +39,8 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
             if k > 0 {
                 out.push_str(" | ");
             }
-            // The header is written as it is; only body cells are escaped.
-            if r == 0 {
-                out.push_str(c);
-            } else {
-                push_markdown(&mut out, c);
-            }
+            // Labels come from the ruleset, names from the data: both escaped.
+            push_markdown(&mut out, c);
         }
         out.push_str(" |\n");
         if r == 0 {
@@ -91,12 +87,4 @@ pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) 
         let _ = write!(out, "\nLots seed: {seed}\n");
     }
     out
-}
-
-pub(super) fn push_markdown(out: &mut String, text: &str) {
-    if text.contains('|') {
-        out.push_str(&text.replace('|', "\\|"));
-    } else {
-        out.push_str(text);
-    }
 }

@@ -65,11 +65,14 @@ use std::ops::Range;
 /// Render standings in a format.
 pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
     match fmt {
-        Format::Table => table::table(s, event, rs, meta),
+        // Names, titles and labels shown on a terminal: no control
+        // character reaches it (one visible character for one, so the
+        // columns stay aligned). CSV and Markdown escape each field.
+        Format::Table => crate::escape::visible_owned(table::table(s, event, rs, meta)),
         Format::Json => json::json_text(s, event, rs, meta),
         Format::Csv => csv::csv(s, event),
         Format::Markdown => markdown::markdown(s, event, rs, meta),
-        Format::Html => html::html(s, event, rs, meta),
+        Format::Html => crate::escape::visible_owned(html::html(s, event, rs, meta)),
     }
 }
 
@@ -435,10 +438,18 @@ mod tests {
         for t in texts {
             let quoted = serde_json::to_string(t).unwrap();
             assert_eq!(written(|o| push_json_str(o, t)), quoted);
-            let csv = if t.contains([',', '"', '\n']) {
-                format!("\"{}\"", t.replace('"', "\"\""))
+            // Controls but CR made visible; quoted where a reader needs it.
+            let shown: String = t
+                .chars()
+                .map(|c| match c {
+                    '\r' => c,
+                    c => crate::escape::picture(c).unwrap_or(c),
+                })
+                .collect();
+            let csv = if t.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", shown.replace('"', "\"\""))
             } else {
-                t.to_string()
+                shown
             };
             assert_eq!(written(|o| push_csv(o, t)), csv);
             let mut html = String::new();

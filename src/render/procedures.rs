@@ -64,5 +64,6 @@ pub fn procedures(rs: &Ruleset) -> String {
         }
         out.push('\n');
     }
-    out
+    // Labels and citations are the ruleset's text: shown on a terminal.
+    crate::escape::visible_owned(out)
 }

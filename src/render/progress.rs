@@ -7,8 +7,8 @@
 use super::csv::push_csv;
 use super::html::{push_html, STYLE};
 use super::json::push_json_str;
-use super::markdown::push_markdown;
 use super::{after_round, is_shared, push_name, title, Format, Meta, Out};
+use crate::escape::{push_markdown, visible_owned};
 use crate::model::{Event, Pid};
 use crate::plan::Ruleset;
 use crate::rank::Standings;
@@ -77,12 +77,14 @@ fn place(p: (usize, bool)) -> String {
 
 /// The round-by-round table in a format.
 pub fn progress(p: &Progress, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
+    // As the standings: no raw control character reaches a reader (JSON
+    // escapes them, CSV quotes and guards its fields).
     match fmt {
-        Format::Table => table(p, event, rs, meta),
+        Format::Table => visible_owned(table(p, event, rs, meta)),
         Format::Json => json(p, event, meta),
         Format::Csv => csv(p, event),
-        Format::Markdown => markdown(p, event, rs, meta),
-        Format::Html => html(p, event, rs, meta),
+        Format::Markdown => visible_owned(markdown(p, event, rs, meta)),
+        Format::Html => visible_owned(html(p, event, rs, meta)),
     }
 }
 

@@ -110,7 +110,7 @@ fn item(src: &Source, t: &str, span: Span) -> Result<Descriptor, Diag> {
         let Some(letter) = chars.next() else {
             return Err(Diag::error(
                 codes::DESCRIPTORS_UNKNOWN_MODIFIER,
-                format!("`{t}`: an empty modifier"),
+                format!("`{}`: an empty modifier", crate::text::clip(t)),
             )
             .at(src, at(off - 1, off), "nothing after `/`")
             .with_help(SYNTAX_HELP));

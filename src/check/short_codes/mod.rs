@@ -25,6 +25,7 @@ use crate::syntax::ast::{
     ProcDef,
 };
 use crate::syntax::descriptors::{self, Descriptor};
+use crate::text::clip;
 use std::collections::HashMap;
 
 mod copy;
@@ -607,7 +608,10 @@ impl Checker {
     /// names its modifiers set, and their citations.
     fn read_item(&mut self, d: &Decls, fid: FileId, item: &Descriptor) -> Option<Found> {
         let src = self.files[fid].clone();
-        let t = &item.text;
+        // Messages quote the item cut short: a hostile list repeats one
+        // modifier thousands of times in one item, one error each.
+        let t = clip(&item.text);
+        let t = t.as_ref();
         let Some(ci) = d.code(&code_name(d, item)) else {
             self.errors.push(unknown_code(d, &src, item));
             return None;
@@ -630,8 +634,8 @@ impl Checker {
                 let (code, msg, help) = if known.is_empty() && qualified.is_empty() {
                     (
                         codes::DESCRIPTORS_TEAM_CODE,
-                        format!("`:{q}` chooses a score type (a team's match or game points); the codes of this list take none"),
-                        format!("write `{}`", item.name),
+                        format!("`:{}` chooses a score type (a team's match or game points); the codes of this list take none", clip(q)),
+                        format!("write `{}`", clip(&item.name)),
                     )
                 } else {
                     let or_none = |v: Vec<String>| {
@@ -643,7 +647,11 @@ impl Checker {
                     };
                     (
                         codes::DESCRIPTORS_BAD_VALUE,
-                        format!("`{t}`: `:{q}` is not a qualifier of {}", item.name),
+                        format!(
+                            "`{t}`: `:{}` is not a qualifier of {}",
+                            clip(q),
+                            clip(&item.name)
+                        ),
                         format!(
                             "qualifiers of every code: {}; codes of their own: {}",
                             or_none(known),

@@ -6,6 +6,7 @@ use crate::diag::{Diag, Source};
 use crate::num::Num;
 use crate::syntax::ast::{ArgForm, Expr, ExprKind, ModifierDecl};
 use crate::syntax::descriptors::{self, Descriptor};
+use crate::text::clip;
 use std::collections::HashMap;
 
 use super::copy::{fold, lit_bool, lit_num, subst};
@@ -29,10 +30,14 @@ pub(super) fn unknown_code(d: &Decls, src: &Source, item: &Descriptor) -> Diag {
     {
         return Diag::error(
             codes::DESCRIPTORS_UNKNOWN_CODE,
-            format!("`{}` is written with a dash", item.name),
+            format!("`{}` is written with a dash", clip(&item.name)),
         )
         .at(src, item.name_span, "a label, not a code with its modifier")
-        .with_help(format!("write the modifier after a slash: {base}/{m}"));
+        .with_help(format!(
+            "write the modifier after a slash: {}/{}",
+            clip(base),
+            clip(m)
+        ));
     }
     let upper = item.name.to_ascii_uppercase();
     let distance = |c: &str| crate::text::edit_distance(&upper, &c.to_ascii_uppercase());
@@ -54,7 +59,7 @@ pub(super) fn unknown_code(d: &Decls, src: &Source, item: &Descriptor) -> Diag {
         codes::DESCRIPTORS_UNKNOWN_CODE,
         format!(
             "`{}` is not a tie-break code of the loaded libraries",
-            item.name
+            clip(&item.name)
         ),
     )
     .at(src, item.name_span, "unknown code")
@@ -73,6 +78,8 @@ pub(super) fn read_modifier<'d>(
     seen: &[char],
 ) -> Result<(&'d ModifierDecl, Expr), Diag> {
     let l = m.letter;
+    // The modifier as the messages quote it: cut short (`/C1111...`).
+    let mtext = clip(&m.text);
     if !d.letter_known(l) {
         let mut letters: Vec<String> = d
             .modifiers
@@ -87,7 +94,7 @@ pub(super) fn read_modifier<'d>(
         };
         return Err(Diag::error(
             codes::DESCRIPTORS_UNKNOWN_MODIFIER,
-            format!("`{t}`: tb does not support the modifier `/{}`", m.text),
+            format!("`{t}`: tb does not support the modifier `/{}`", mtext),
         )
         .at(src, m.span, "unsupported modifier")
         .with_help(help));
@@ -121,7 +128,7 @@ pub(super) fn read_modifier<'d>(
         };
         return Err(Diag::error(
             codes::DESCRIPTORS_INVALID_COMBINATION,
-            format!("`{t}`: {name} does not take `/{}`", m.text),
+            format!("`{t}`: {name} does not take `/{}`", mtext),
         )
         .at(src, m.span, format!("not a modifier of {name}"))
         .with_help(help));
@@ -137,7 +144,7 @@ pub(super) fn read_modifier<'d>(
     if seen.contains(&l) || excluded {
         return Err(Diag::error(
             codes::DESCRIPTORS_INVALID_COMBINATION,
-            format!("`{t}`: `/{}` repeats or contradicts an earlier modifier", m.text),
+            format!("`{t}`: `/{}` repeats or contradicts an earlier modifier", mtext),
         )
         .at(src, m.span, "second cut or repeated modifier")
         .with_help("give each modifier once; Cut-n and Median-n do not combine (Median already cuts the lowest)"));
@@ -165,7 +172,7 @@ pub(super) fn read_modifier<'d>(
         let doc = doc(l);
         return Err(Diag::error(
             codes::DESCRIPTORS_BAD_VALUE,
-            format!("`{t}`: cannot read `/{}`", m.text),
+            format!("`{t}`: cannot read `/{}`", mtext),
         )
         .at(src, m.span, format!("expected {}", forms.join(" or ")))
         .with_help(if doc.is_empty() {
@@ -187,7 +194,7 @@ pub(super) fn read_modifier<'d>(
             };
             return Err(Diag::error(
                 codes::DESCRIPTORS_BAD_VALUE,
-                format!("`{t}`: `/{}` is outside what `/{l}` accepts", m.text),
+                format!("`{t}`: `/{}` is outside what `/{l}` accepts", mtext),
             )
             .at(src, m.span, "out of range")
             .with_help(help));

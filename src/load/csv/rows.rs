@@ -260,7 +260,10 @@ impl<'s> Rows<'s> {
             err(
                 src,
                 round_cell.span,
-                format!("`{}` is not a round number", round_cell.text),
+                format!(
+                    "`{}` is not a round number",
+                    crate::text::clip(&round_cell.text)
+                ),
                 "write a whole number such as 3",
             )
         })?;
@@ -388,7 +391,10 @@ impl<'s> Rows<'s> {
                                 err(
                                     src,
                                     c.span,
-                                    format!("`{}` is not a number of {what}", c.text),
+                                    format!(
+                                        "`{}` is not a number of {what}",
+                                        crate::text::clip(&c.text)
+                                    ),
                                     "write a whole number",
                                 )
                             }),

@@ -129,7 +129,7 @@ impl Cx<'_> {
         self.err(
             SYNTAX,
             n.sp(),
-            format!("{what} cannot be \"{got}\""),
+            format!("{what} cannot be \"{}\"", crate::text::clip(got)),
             "not one of the choices",
             &format!("write one of: {choices}"),
         );
@@ -325,7 +325,7 @@ pub(super) fn lookup(
             cx.err(
                 UNKNOWN_PARTICIPANT,
                 n.sp(),
-                format!("no participant has the id `{id}`"),
+                format!("no participant has the id `{}`", crate::text::clip(&id)),
                 "unknown id",
                 "add this participant to [[participants]], or correct the id",
             );

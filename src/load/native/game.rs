@@ -339,7 +339,7 @@ fn read_result(cx: &mut Cx, s: &str, span: Span, sport: Sport) -> Option<Res> {
         cx.err(
             MIXED_SPORTS,
             span,
-            format!("\"{s}\" is {that}, but this is {this}"),
+            format!("\"{}\" is {that}, but this is {this}", crate::text::clip(s)),
             "another sport's result",
             if sport == Sport::Cards {
                 "one file holds one sport: set `sport` in [event] to the event's game; card results are games won - games lost - drawn, e.g. \"2-1-0\""
@@ -357,7 +357,7 @@ fn read_result(cx: &mut Cx, s: &str, span: Span, sport: Sport) -> Option<Res> {
     cx.err(
         BAD_RESULT,
         span,
-        format!("\"{s}\" is not a result tb knows"),
+        format!("\"{}\" is not a result tb knows", crate::text::clip(s)),
         "unknown result",
         help,
     );

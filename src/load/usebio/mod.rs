@@ -62,6 +62,8 @@ use crate::num::Num;
 use roxmltree::{Document, Node, ParsingOptions};
 use std::collections::{BTreeMap, HashMap};
 
+mod guard;
+pub use guard::MAX_ATTRIBUTES;
 mod handicap;
 mod matches;
 mod participants;
@@ -85,6 +87,8 @@ const DUPLICATE_PARTICIPANT: &str = codes::LOAD_USEBIO_DUPLICATE_PARTICIPANT;
 const UNSUPPORTED: &str = codes::LOAD_USEBIO_UNSUPPORTED;
 const INVALID: &str = codes::LOAD_USEBIO_INVALID;
 const TOO_LARGE: &str = codes::LOAD_TOO_LARGE;
+const DTD: &str = codes::LOAD_USEBIO_DTD;
+const ATTRIBUTES: &str = codes::LOAD_USEBIO_ATTRIBUTES;
 
 /// Whether a text looks like a USEBIO file (for format detection).
 pub fn looks_like_usebio(text: &str) -> bool {
@@ -95,15 +99,7 @@ pub fn looks_like_usebio(text: &str) -> bool {
 /// Load a USEBIO XML event.
 pub fn load_usebio(source: &Source) -> Result<Event, Diag> {
     super::limits::check_input_size(source, "check that this is the right file")?;
-    let opts = ParsingOptions {
-        allow_dtd: true,
-        nodes_limit: MAX_NODES,
-        ..ParsingOptions::default()
-    };
-    let doc = match Document::parse_with_options(&source.text, opts) {
-        Ok(d) => d,
-        Err(e) => return Err(xml_error(source, &e)),
-    };
+    let doc = parse_xml(source)?;
     let mut cx = Cx {
         src: source,
         errors: Vec::new(),
@@ -135,14 +131,52 @@ pub fn load_usebio(source: &Source) -> Result<Event, Diag> {
     }
 }
 
+/// Parse the XML, refusing first what would make the reader slow or
+/// large (`guard`): a DTD of the file's own, an element crowded with
+/// attributes.
+fn parse_xml(source: &Source) -> Result<Document<'_>, Diag> {
+    let text = &source.text;
+    let doctype = guard::doctype_at(text);
+    if let Some(at) = doctype.filter(|&at| !guard::doctype_is_external(text, at)) {
+        return Err(Diag::error(
+            DTD,
+            "the file declares a DTD of its own (`<!DOCTYPE ... [...]>`); tb does not read DTDs",
+        )
+        .at(source, Span::new(at, at + "<!DOCTYPE".len()), "a DTD of the file's own")
+        .with_help("USEBIO needs no DTD of its own: keep at most `<!DOCTYPE USEBIO SYSTEM \"usebio_v1_2.dtd\">` and write every text out instead of using entities"));
+    }
+    if let Some(at) = guard::crowded_element(text, guard::MAX_ATTRIBUTES) {
+        return Err(Diag::error(
+            ATTRIBUTES,
+            format!(
+                "an element with more than {} attributes",
+                guard::MAX_ATTRIBUTES
+            ),
+        )
+        .at(source, char_span(text, at), "this element")
+        .with_help(
+            "USEBIO elements carry a handful of attributes; check that this is the right file",
+        ));
+    }
+    let opts = ParsingOptions {
+        // Only a DOCTYPE that names an external DTD gets this far; the
+        // reader would refuse any other (`DtdDetected`).
+        allow_dtd: doctype.is_some(),
+        nodes_limit: MAX_NODES,
+        ..ParsingOptions::default()
+    };
+    Document::parse_with_options(text, opts).map_err(|e| xml_error(source, &e))
+}
+
 fn xml_error(source: &Source, e: &roxmltree::Error) -> Diag {
     let pos = e.pos();
     let off = offset_of(&source.text, pos.row as usize, pos.col as usize);
     let msg = e.to_string();
-    let code = if matches!(e, roxmltree::Error::NodesLimitReached) {
-        TOO_LARGE
-    } else {
-        SYNTAX
+    let code = match e {
+        roxmltree::Error::NodesLimitReached => TOO_LARGE,
+        // A DOCTYPE `guard` did not see: refused as it refuses one.
+        roxmltree::Error::DtdDetected => DTD,
+        _ => SYNTAX,
     };
     Diag::error(code, format!("XML error: {msg}"))
         .at(source, char_span(&source.text, off), "")
