@@ -199,8 +199,8 @@ fn feed(pid: u32, fifo: &Path, bytes: &[u8], meanwhile: impl FnOnce()) {
 }
 
 /// `--write-trf OUT` when OUT changes while the event is ranked: the data
-/// is a named pipe, so the test knows when tb has looked at OUT (it opens
-/// the data a second time to load it) and changes OUT then.
+/// is a named pipe, read once, after tb has looked at OUT, so the test
+/// changes OUT while tb reads it.
 #[cfg(target_os = "linux")]
 #[test]
 fn write_trf_leaves_a_file_changed_while_ranking() {
@@ -217,14 +217,11 @@ fn write_trf_leaves_a_file_changed_while_ranking() {
     .expect("run tb");
     let pid = child.id();
     let bytes = trf_bytes();
-    // 1: `--write-trf` checks the data is a TRF file, and looks at OUT.
-    feed(pid, &fifo, &bytes, || {});
-    // 2: the event is loaded; OUT is saved by someone else meanwhile.
+    // tb has looked at OUT and reads the data (once: it is loaded, then
+    // copied); OUT is saved by someone else meanwhile.
     feed(pid, &fifo, &bytes, || {
         std::fs::write(dir.join("out.trf"), "edited meanwhile\n").expect("edit");
     });
-    // 3: the bytes copied with the ranks.
-    std::fs::write(&fifo, &bytes).expect("third read");
     let o = finish(child, "eval --write-trf");
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");

@@ -39,6 +39,19 @@ pub fn accepts(
             "give the TRF file by its path: its bytes are copied into OUT.trf",
         );
     }
+    // By device and inode: a hard link to the input is the input.
+    if same_file(Path::new(data), Path::new(out)) {
+        return refuse(
+            format!("{out} is the input file"),
+            "write the ranked copy to another file; the input stays as it was",
+        );
+    }
+    // What OUT is before the data is read: whatever changes it from now on
+    // is someone else's.
+    let before = seen(Path::new(out)).map_err(|e| {
+        Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
+            .with_help("give a path in a folder you can write to")
+    })?;
     let bytes = read(data);
     // A file that cannot be read is told by its name alone.
     let text: String = bytes
@@ -54,17 +67,6 @@ pub fn accepts(
         );
     }
     let bytes = bytes?;
-    // By device and inode: a hard link to the input is the input.
-    if same_file(Path::new(data), Path::new(out)) {
-        return refuse(
-            format!("{out} is the input file"),
-            "write the ranked copy to another file; the input stays as it was",
-        );
-    }
-    let before = seen(Path::new(out)).map_err(|e| {
-        Diag::error(codes::CLI_WRITE_FAILED, format!("cannot write {out}: {e}"))
-            .with_help("give a path in a folder you can write to")
-    })?;
     Ok((bytes, before))
 }
 
