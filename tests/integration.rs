@@ -42,6 +42,7 @@ mod fide_team_oracle;
 mod fide_tiebreaks;
 mod fide_unplayed;
 mod fmt;
+mod group_forms;
 mod hostile_props;
 mod hostile_regressions;
 mod language;

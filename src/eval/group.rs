@@ -214,10 +214,10 @@ struct Index {
     undef: Vec<u32>,
     yes: Vec<u32>,
     no: Vec<u32>,
-    /// A compared element's numbers along `order` (None: undefined), with
-    /// ranges' least and greatest: `min[k][i]` over `i .. i + 2^k`.
-    min: Vec<Vec<Option<Num>>>,
-    max: Vec<Vec<Option<Num>>>,
+    /// A compared element's numbers along `order` (None: undefined), in
+    /// trees of ranges' least and greatest (see [`tree`]).
+    min: Vec<Option<Num>>,
+    max: Vec<Option<Num>>,
 }
 
 /// The least (or greatest, `max`) defined number of two.
@@ -229,29 +229,36 @@ fn pick(a: Option<Num>, b: Option<Num>, max: bool) -> Option<Num> {
     }
 }
 
-/// Ranges' extremes of `base` by doubling (a sparse table).
-fn sparse(base: Vec<Option<Num>>, max: bool) -> Vec<Vec<Option<Num>>> {
-    let mut levels = vec![base];
-    let mut w = 1;
-    while 2 * w <= levels[0].len() {
-        let prev = &levels[levels.len() - 1];
-        let next = (0..prev.len() - w)
-            .map(|i| pick(prev[i], prev[i + w], max))
-            .collect();
-        levels.push(next);
-        w *= 2;
+/// A tree of ranges' extremes of `base` (a segment tree: node `i` holds
+/// the extreme of its children `2i` and `2i + 1`, the leaves from `n`).
+fn tree(base: Vec<Option<Num>>, max: bool) -> Vec<Option<Num>> {
+    let n = base.len();
+    let mut t = vec![None; n];
+    t.extend(base);
+    for i in (1..n).rev() {
+        t[i] = pick(t[2 * i], t[2 * i + 1], max);
     }
-    levels
+    t
 }
 
-/// The extreme of `levels` over `lo .. hi`.
-fn range(levels: &[Vec<Option<Num>>], lo: usize, hi: usize, max: bool) -> Option<Num> {
-    if lo >= hi {
-        return None;
+/// The extreme of the leaves `lo .. hi` of tree `t`.
+fn range(t: &[Option<Num>], lo: usize, hi: usize, max: bool) -> Option<Num> {
+    let n = t.len() / 2;
+    let (mut l, mut r) = (lo + n, hi.min(n) + n);
+    let mut acc = None;
+    while l < r {
+        if l & 1 == 1 {
+            acc = pick(acc, t[l], max);
+            l += 1;
+        }
+        if r & 1 == 1 {
+            r -= 1;
+            acc = pick(acc, t[r], max);
+        }
+        l >>= 1;
+        r >>= 1;
     }
-    let k = (usize::BITS - 1 - (hi - lo).leading_zeros()) as usize;
-    let t = levels.get(k)?;
-    pick(*t.get(lo)?, *t.get(hi - (1 << k))?, max)
+    acc
 }
 
 /// A value as an index key: a number (compared) or 0/1 for true/false
@@ -323,12 +330,12 @@ impl Index {
             yes,
             no,
             min: if compared {
-                sparse(nums.clone(), false)
+                tree(nums.clone(), false)
             } else {
                 Vec::new()
             },
             max: if compared {
-                sparse(nums, true)
+                tree(nums, true)
             } else {
                 Vec::new()
             },
