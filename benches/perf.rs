@@ -9,7 +9,8 @@
 //! * `eval`: [`tb::rank::rank`] over a loaded event — every metric, every
 //!   step, the trace; rulesets are checked once, outside the timing. The
 //!   FIDE chain also with `--threads 1` (`fide_one_thread`): the default
-//!   thread count must never be slower.
+//!   thread count must never be slower. Shipped chess rulesets with Direct
+//!   Encounter first (`shipped_chess`) at 1,000 × 9 and 10,000 × 15.
 //! * `check`: the shipped `fide/swiss` parsed and checked, and the FIDE
 //!   chain as `--tiebreaks` builds it: the fixed cost of every run.
 //! * `total`: load and evaluate, what `tb eval` does apart from reading the
@@ -54,6 +55,15 @@ const TRF_SIZES: &[&str] = &["1000x9", "9999x15"];
 /// Sizes at which the card-game loaders (JSON, TOML, CSV) are compared.
 const FORMAT_SIZES: &[&str] = &["1000x9", "10000x15", "40000x5"];
 const SEED: u64 = 1;
+/// Shipped chess rulesets (`RULESET@SIZE`) ranked by `eval::shipped_chess`.
+const SHIPPED_CHESS: &[&str] = &[
+    "fide/swiss@1000x9",
+    "fide/swiss@10000x15",
+    "fide/round-robin@1000x9",
+    "fide/round-robin@10000x15",
+    "us-chess/round-robin@1000x9",
+    "us-chess/round-robin@10000x15",
+];
 /// The FIDE chain: six steps after points, with Article 16 throughout.
 const FIDE_CHAIN: &str = "BH/C1,BH,SB,PS,ARO,DE";
 
@@ -285,6 +295,18 @@ mod eval {
         let Some(rs) = super::fide(&i.event) else {
             return;
         };
+        b.bench_local(|| rank(&i.event, &rs));
+    }
+
+    /// Shipped chess rulesets whose criteria compare each member of a tied
+    /// group with the others (Direct Encounter first in `fide/swiss` and
+    /// `fide/round-robin`: every score group is a tied group; issue #35),
+    /// at 1,000 × 9 and 10,000 × 15.
+    #[divan::bench(args = SHIPPED_CHESS, max_time = 20, ignore = fide_missing())]
+    fn shipped_chess(b: Bencher, which: &'static str) {
+        let (name, size) = which.split_once('@').expect("RULESET@SIZE");
+        let i = input(Kind::Chess, size);
+        let rs = shipped(name);
         b.bench_local(|| rank(&i.event, &rs));
     }
 

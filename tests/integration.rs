@@ -46,6 +46,7 @@ mod fide_tiebreaks;
 mod fide_unplayed;
 mod fmt;
 mod hostile_files;
+mod group_forms;
 mod hostile_props;
 mod hostile_regressions;
 mod language;

@@ -28,6 +28,12 @@ pub(super) struct Caches {
     /// criterion that others use (FIDE 6.3 compares each member with every
     /// other) is computed once per member and arguments, not once per use.
     pub(super) group: GroupCache,
+    /// The tied group's values and indexes for the aggregates that compare
+    /// a member with the others (see [`crate::eval::group`]).
+    pub(super) forms: crate::eval::group::FormCache,
+    /// Values of metrics whose first argument is a participant (see
+    /// [`PairCache`]).
+    pub(super) pairs: PairCache,
     /// Membership of the set of participants last asked about (see
     /// [`Evaluator::member`]).
     members: Members,
@@ -44,6 +50,8 @@ impl Caches {
             column_tried: vec![false; metrics],
             entry: vec![Vec::new(); metrics],
             group: GroupCache::default(),
+            forms: Default::default(),
+            pairs: PairCache::default(),
             members: Members::default(),
             pool: Vec::new(),
         }
@@ -57,6 +65,8 @@ impl Caches {
             column_tried: self.column_tried.clone(),
             entry: vec![Vec::new(); self.metrics.len()],
             group: GroupCache::default(),
+            forms: Default::default(),
+            pairs: PairCache::default(),
             members: Members::default(),
             pool: Vec::new(),
         }
@@ -254,7 +264,10 @@ fn expr_is_same(rs: &Ruleset, e: &PExpr, state: &mut [u8], depth: usize) -> bool
 #[derive(Default)]
 pub(super) struct GroupCache {
     group: Option<Arc<Vec<Pid>>>,
-    values: std::collections::HashMap<(MetricId, Pid), Vec<ArgsAndValue>>,
+    // foldhash: asked for every criterion of every member (SipHash was 5%
+    // of a large Direct Encounter).
+    values:
+        std::collections::HashMap<(MetricId, Pid), Vec<ArgsAndValue>, foldhash::fast::RandomState>,
 }
 
 /// A criterion's arguments and its value for them.
@@ -292,5 +305,59 @@ impl GroupCache {
             self.group = Some(g.clone());
         }
         self.values.entry((id, p)).or_default().push((args, v));
+    }
+}
+
+/// Most values a [`PairCache`] keeps: past it, values are computed anew
+/// at each use (as before it existed), so memory stays bounded.
+const MAX_PAIRS: usize = 4_000_000;
+
+/// Values of metrics (not group-relative) whose first argument is a
+/// participant and whose other arguments are plain numbers or truths, by
+/// metric, participant and that participant: FIDE 6.1.2's
+/// `meetings(r.opponent, forfeits)` is asked in every round against a
+/// tied opponent and counts over all of the participant's rounds, so
+/// 20 players tied over 10,000 rounds asked it 200,000 times, each a loop
+/// of 10,000 (95 s, then `too_costly`); each pair is now computed once.
+#[derive(Default)]
+pub(super) struct PairCache {
+    values: std::collections::HashMap<
+        (MetricId, Pid, Pid),
+        Vec<ArgsAndValue>,
+        foldhash::fast::RandomState,
+    >,
+    len: usize,
+}
+
+impl PairCache {
+    /// The cache's key for `args` (a participant, then plain values), if
+    /// they are such arguments.
+    #[inline]
+    pub(super) fn key(args: &[Value]) -> Option<Pid> {
+        match args.split_first() {
+            Some((Value::Part(q), rest))
+                if rest
+                    .iter()
+                    .all(|v| matches!(v, Value::Num(_) | Value::Bool(_) | Value::Undef)) =>
+            {
+                Some(*q)
+            }
+            _ => None,
+        }
+    }
+    #[inline]
+    pub(super) fn get(&self, id: MetricId, p: Pid, q: Pid, args: &[Value]) -> Option<Value> {
+        let rest = args.get(1..)?;
+        self.values
+            .get(&(id, p, q))?
+            .iter()
+            .find(|(a, _)| a.as_slice() == rest)
+            .map(|(_, v)| v.clone())
+    }
+    pub(super) fn put(&mut self, id: MetricId, p: Pid, q: Pid, rest: Vec<Value>, v: Value) {
+        if self.len < MAX_PAIRS {
+            self.len += 1;
+            self.values.entry((id, p, q)).or_default().push((rest, v));
+        }
     }
 }

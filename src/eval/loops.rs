@@ -162,6 +162,13 @@ impl Evaluator<'_> {
     }
 
     pub(super) fn aggregate(&mut self, e: &PExpr, agg: Agg, g: &PGen, env: &mut Env) -> R<Value> {
+        // A member compared with the others of a large tied group: from the
+        // group's values sorted once (`eval::group`), not a loop per member.
+        if self.columnar {
+            if let Some(v) = self.group_aggregate(agg, g, env) {
+                return Ok(v);
+            }
+        }
         if let Some(v) = self.first_in_order(agg, g, env)? {
             return Ok(v);
         }

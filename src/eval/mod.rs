@@ -12,6 +12,8 @@
 //! - `builtins`: the built-in functions (their rows: [`crate::plan::builtins`]);
 //! - `fields`: the built-in fields and data values;
 //! - `cache`: the caches, and what may be cached;
+//! - `group`: the fast path of aggregates comparing a member with the
+//!   others of its tied group (sorted once per group);
 //! - `columnar`: the fast path, a metric for a block of participants at once;
 //! - [`why`]: why a value is undefined;
 //! - [`detail`]: the parts of a value, for `tb explain --detail`.
@@ -22,12 +24,14 @@ mod cache;
 pub(crate) mod columnar;
 pub mod detail;
 mod fields;
+mod group;
 mod loops;
 mod reference;
 mod value;
 pub mod why;
 
 pub use builtins::{cut_least_significant, cut_most_significant};
+pub use group::GROUP_FORMS_FROM;
 pub use value::{compare_values, ListItem, Value};
 
 use crate::diag::{Diag, Span};
@@ -142,6 +146,10 @@ pub struct Evaluator<'a> {
     budget: Budget,
     /// Whether metrics may be computed in columns (else only per participant).
     pub columnar: bool,
+    /// The smallest tied group whose aggregates over `others` and `group`
+    /// take the sorted path of [`group`] (where `columnar` is set); the
+    /// tests lower it to compare that path with the loop on small groups.
+    pub group_forms_from: usize,
     /// Threads columnar computations may use (1: only the calling one).
     /// More threads never change a value: each computes its own blocks of
     /// participants with a fork of this evaluator.
@@ -292,6 +300,7 @@ impl<'a> Evaluator<'a> {
                 col_nest: 0,
             },
             columnar: true,
+            group_forms_from: GROUP_FORMS_FROM,
             threads,
             workers: None,
             freer: None,
@@ -314,6 +323,7 @@ impl<'a> Evaluator<'a> {
             fields: self.fields.clone(),
             budget: self.budget,
             columnar: self.columnar,
+            group_forms_from: self.group_forms_from,
             threads: 1,
             workers: None,
             freer: None,

@@ -1,7 +1,7 @@
 //! The reference evaluator: one expression node at a time for one participant — metrics (with their caches), operators, conditions and errors. Every other path (columns, `why`) computes what this one does.
 
 use crate::codes;
-use crate::eval::cache::EntryValues;
+use crate::eval::cache::{EntryValues, PairCache};
 use crate::eval::value::values_equal;
 use crate::eval::UNDEFINED_CONDITION;
 use crate::eval::{compare_values, Env, EvalError, Evaluator, Value, MAX_EVAL_DEPTH, R};
@@ -110,6 +110,18 @@ impl Evaluator<'_> {
             self.recycle(args);
             return Ok(v);
         }
+        // First argument a participant, the others plain values: cached per
+        // pair of participants (see `PairCache`).
+        let mut pair_key = None;
+        if !self.rs.metrics[id].group_relative {
+            if let Some(q) = PairCache::key(&args) {
+                if let Some(v) = self.caches.pairs.get(id, slot, q, &args) {
+                    self.recycle(args);
+                    return Ok(v);
+                }
+                pair_key = Some((q, args[1..].to_vec()));
+            }
+        }
         let group_key = match &group {
             Some(g) if self.rs.metrics[id].group_relative => {
                 if let Some(v) = self.caches.group.get(g, id, slot, &args) {
@@ -143,6 +155,9 @@ impl Evaluator<'_> {
                 c.resize(n, None);
             }
             c[slot] = Some(v.clone());
+        }
+        if let Some((q, rest)) = pair_key {
+            self.caches.pairs.put(id, slot, q, rest, v.clone());
         }
         if let Some((g, args)) = group_key {
             self.caches.group.put(&g, id, slot, args, v.clone());

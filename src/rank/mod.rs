@@ -64,6 +64,11 @@ pub struct Options {
     /// Rank with this procedure instead of the ruleset's `standings`
     /// (a category's `rerank by p`).
     pub procedure: Option<ProcId>,
+    /// The smallest tied group whose aggregates comparing a member with the
+    /// others are computed from the group's values sorted once (None:
+    /// [`crate::eval::GROUP_FORMS_FROM`]); the tests lower it. Values never
+    /// depend on it.
+    pub group_forms_from: Option<usize>,
 }
 
 /// One output column: a step's label and how to show it.
@@ -361,6 +366,9 @@ pub fn rank(event: &Event, rs: &Ruleset, opts: &Options) -> Result<Standings, Di
         .unwrap_or_else(|| crate::par::threads_for(size));
     let mut ev = Evaluator::with_threads(event, rs, threads)?;
     ev.columnar = !opts.per_participant;
+    if let Some(k) = opts.group_forms_from {
+        ev.group_forms_from = k;
+    }
     // The threads computing columns wait through the whole ranking for
     // each computation (an event of one block has nothing to share).
     let keep_workers = ev.columnar && ev.threads > 1 && ev.fields.spans.len() > 2;
