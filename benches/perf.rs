@@ -310,6 +310,20 @@ mod eval {
         b.bench_local(|| rank(&i.event, &rs));
     }
 
+    /// `tb eval fide/swiss --progress` (issue #33): the place after every
+    /// round of a 1,000-player, 9-round Swiss, that is the final standings
+    /// and one ranking for each earlier round (the event cut from the end).
+    #[divan::bench(max_time = 20, ignore = fide_missing())]
+    fn fide_swiss_progress(b: Bencher) {
+        let i = input(Kind::Chess, "1000x9");
+        let rs = shipped("fide/swiss");
+        b.bench_local(|| {
+            let last = rank(&i.event, &rs);
+            tb::rank::progress::by_round(&i.event, &rs, &tb::rank::Options::default(), last)
+                .expect("progress")
+        });
+    }
+
     /// The same FIDE chain on one thread: `fide` (default threads) must
     /// never be slower.
     #[divan::bench(args = SIZES, max_time = 20, ignore = fide_missing())]

@@ -718,7 +718,7 @@ fn prepare_with(
         (None, None) => load_data(&data, threads)?,
     };
     if let Some(n) = a.after_round {
-        tb::load::rounds::after_round(&mut event, n).map_err(|why| {
+        event.after_round(n).map_err(|why| {
             Diag::error(codes::CLI_USAGE, format!("--after-round {n}: {why}"))
                 .with_help("give a round that has results; `tb eval` without --after-round ranks after the last one")
         })?;
@@ -882,7 +882,7 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                     only_deciding_reasons: true,
                     ..Default::default()
                 };
-                let table = cli::progress::by_round(&p.event, &p.rs, &opts, st)?;
+                let table = tb::rank::progress::by_round(&p.event, &p.rs, &opts, st)?;
                 out!(
                     "{}",
                     tb::render::progress(&table, &p.event, &p.rs, &p.meta, format)

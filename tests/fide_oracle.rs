@@ -135,7 +135,7 @@ fn compare_one(trf: &Path, json_path: &Path, tally: &mut Tally) {
             "{name}: round {n} of {all}"
         );
         if n < all {
-            tb::load::rounds::after_round(&mut event, n as u32).expect("after round");
+            event.after_round(n as u32).expect("after round");
         }
     }
     // The system gacrux used: the one the file states, or the override
@@ -343,7 +343,7 @@ fn fore_buchholz_after_a_round_is_the_cut_file_s() {
             tb::load::load(&Source::new(format!("{name}.trf"), text.clone())).expect("loads");
         for n in [2, full.rounds - 1] {
             let mut after = full.clone();
-            tb::load::rounds::after_round(&mut after, n).expect("after round");
+            after.after_round(n).expect("after round");
             let cut = tb::load::load(&Source::new(
                 format!("{name}.trf"),
                 cut_after(&text, n as usize),

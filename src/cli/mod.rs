@@ -10,7 +10,6 @@ pub mod doc;
 pub mod files;
 pub mod fmt;
 pub mod manual;
-pub mod progress;
 pub mod roles;
 pub mod test;
 pub mod trf_out;

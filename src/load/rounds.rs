@@ -72,47 +72,6 @@ pub fn settle_paired(ev: &mut Event, paired: &[(u32, usize)]) -> bool {
     true
 }
 
-/// The event as it stood after round `n` (`--after-round`): later rounds'
-/// results are left out, byes entered for them too. What the file records
-/// at its end (each participant's total and rank, play-off decisions) no
-/// longer holds and is dropped, so `verify` and the totals' check compare
-/// nothing stale. An error, for the user, when `n` is past the rounds with
-/// results; round `n` itself may be the last: nothing changes then.
-pub fn after_round(ev: &mut Event, n: u32) -> Result<(), String> {
-    if n > ev.rounds {
-        let of = match ev.scheduled {
-            Some(m) => format!(" of {m}"),
-            None => String::new(),
-        };
-        return Err(format!(
-            "the event has results up to round {}{of}; there is no round {n} to stand after",
-            ev.rounds
-        ));
-    }
-    if n == ev.rounds {
-        return Ok(());
-    }
-    let scheduled = ev.scheduled.unwrap_or(ev.rounds);
-    let played = ev.rounds;
-    ev.keep_rounds(n);
-    ev.scheduled = Some(scheduled);
-    for p in &mut ev.participants {
-        p.recorded_score = None;
-        p.recorded_rank = None;
-    }
-    ev.decisions.clear();
-    ev.notes.push(format!(
-        "standings after round {n} of {scheduled} (--after-round): the results of round{} {} are left out",
-        if played == n + 1 { "" } else { "s" },
-        if played == n + 1 {
-            played.to_string()
-        } else {
-            format!("{}-{played}", n + 1)
-        }
-    ));
-    Ok(())
-}
-
 /// "standings after round 7 of 9: round 8 holds 12 games paired without a
 /// result, 2 half-point byes entered ahead; round 9 has no results yet; ...".
 fn note(

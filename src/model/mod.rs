@@ -712,6 +712,47 @@ impl Event {
         last
     }
 
+    /// The event as it stood after round `n` (`--after-round`): later rounds'
+    /// results are left out, byes entered for them too. What the file records
+    /// at its end (each participant's total and rank, play-off decisions) no
+    /// longer holds and is dropped, so `verify` and the totals' check compare
+    /// nothing stale. An error, for the user, when `n` is past the rounds with
+    /// results; round `n` itself may be the last: nothing changes then.
+    pub fn after_round(&mut self, n: u32) -> Result<(), String> {
+        if n > self.rounds {
+            let of = match self.scheduled {
+                Some(m) => format!(" of {m}"),
+                None => String::new(),
+            };
+            return Err(format!(
+                "the event has results up to round {}{of}; there is no round {n} to stand after",
+                self.rounds
+            ));
+        }
+        if n == self.rounds {
+            return Ok(());
+        }
+        let scheduled = self.scheduled.unwrap_or(self.rounds);
+        let played = self.rounds;
+        self.keep_rounds(n);
+        self.scheduled = Some(scheduled);
+        for p in &mut self.participants {
+            p.recorded_score = None;
+            p.recorded_rank = None;
+        }
+        self.decisions.clear();
+        self.notes.push(format!(
+            "standings after round {n} of {scheduled} (--after-round): the results of round{} {} are left out",
+            if played == n + 1 { "" } else { "s" },
+            if played == n + 1 {
+                played.to_string()
+            } else {
+                format!("{}-{played}", n + 1)
+            }
+        ));
+        Ok(())
+    }
+
     /// Keep rounds 1 to `n` only: later entries are dropped, and so are the
     /// session scores of sessions with a round after `n` and withdrawals
     /// after `n`; `rounds` becomes `n`. What is dropped is counted by round

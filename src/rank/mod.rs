@@ -30,6 +30,7 @@ use std::sync::Arc;
 pub mod categories;
 mod ends;
 pub mod places;
+pub mod progress;
 mod steps;
 mod undefined;
 
@@ -229,6 +230,15 @@ pub struct Undefined {
 /// step's definition again, so an event with thousands of them (every
 /// rating tie-break dropped) is explained for the first ones and counted.
 pub const MAX_REASONS: usize = 200;
+
+impl Standings {
+    /// Whether row `i` shares its place. Rows are in rank order, so a
+    /// shared place has a neighbour with the same rank (constant time).
+    pub fn is_shared(&self, i: usize) -> bool {
+        let r = self.rows[i].rank;
+        (i > 0 && self.rows[i - 1].rank == r) || self.rows.get(i + 1).is_some_and(|x| x.rank == r)
+    }
+}
 
 /// The result of ranking an event.
 #[derive(Clone, Debug)]

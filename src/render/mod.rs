@@ -50,7 +50,7 @@ pub use explain::{explain, Account, DetailFn, ExplainFormat, ExplainOptions};
 pub use more::{more_digits, step_more_digits};
 pub use notes::{undefined_notes, undefined_reason};
 pub use procedures::procedures;
-pub use progress::{progress, Progress, ProgressRow};
+pub use progress::progress;
 
 use crate::eval::Value;
 use crate::model::Event;
@@ -173,8 +173,7 @@ impl<K: PartialEq> Repeat<K> {
 /// place has a neighbour with the same rank (constant time: output stays
 /// linear in the number of participants).
 fn is_shared(s: &Standings, i: usize) -> bool {
-    let r = s.rows[i].rank;
-    (i > 0 && s.rows[i - 1].rank == r) || s.rows.get(i + 1).is_some_and(|x| x.rank == r)
+    s.is_shared(i)
 }
 
 /// " — after round 7 of 9" for the title of standings that stand before

@@ -1,70 +1,18 @@
 //! Round by round (`tb eval --progress`): each participant's place after every round, in the final order, in every output format.
 //!
 //! The places come from standings computed with the same ruleset over the
-//! event as it stood after each round (the CLI ranks each); this module
+//! event as it stood after each round (`rank::progress`); this module
 //! only lays them out. A shared place is written `5=`, as in the standings.
 
 use super::csv::push_csv;
 use super::html::{push_html, STYLE};
 use super::json::push_json_str;
-use super::{after_round, is_shared, push_name, title, Format, Meta, Out};
+use super::{after_round, push_name, title, Format, Meta, Out};
 use crate::escape::{push_markdown, visible_owned};
 use crate::model::{Event, Pid};
 use crate::plan::Ruleset;
-use crate::rank::Standings;
+use crate::rank::progress::Progress;
 use std::fmt::Write as _;
-
-/// Places after each round, participants in the final order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Progress {
-    /// The rounds after which the places stand, in order.
-    pub rounds: Vec<u32>,
-    /// One row per participant, in the order of the last round's standings.
-    pub rows: Vec<ProgressRow>,
-}
-
-/// One participant's places.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProgressRow {
-    /// The participant.
-    pub pid: Pid,
-    /// After each round of [`Progress::rounds`]: the place, and whether it
-    /// is shared.
-    pub places: Vec<(usize, bool)>,
-}
-
-impl Progress {
-    /// The places of `standings`, the standings after each of `rounds` (the
-    /// last is the final order).
-    pub fn new(rounds: Vec<u32>, standings: &[Standings]) -> Progress {
-        let n = standings
-            .iter()
-            .flat_map(|s| s.rows.iter().map(|r| r.pid + 1))
-            .max()
-            .unwrap_or(0);
-        let mut by_pid: Vec<Vec<(usize, bool)>> = vec![Vec::with_capacity(rounds.len()); n];
-        for s in standings {
-            for (i, r) in s.rows.iter().enumerate() {
-                if let Some(v) = by_pid.get_mut(r.pid) {
-                    v.push((r.rank, is_shared(s, i)));
-                }
-            }
-        }
-        let rows = standings
-            .last()
-            .map(|s| {
-                s.rows
-                    .iter()
-                    .map(|r| ProgressRow {
-                        pid: r.pid,
-                        places: std::mem::take(&mut by_pid[r.pid]),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        Progress { rounds, rows }
-    }
-}
 
 /// "5=" for a shared place, "5" otherwise.
 fn place(p: (usize, bool)) -> String {
