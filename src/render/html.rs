@@ -23,7 +23,7 @@ use std::fmt::Write as _;
 
 /// The page's style: system fonts, tabular figures, a tint on tied rows; a
 /// card per row below 40em; black on white without tints in print.
-pub(super) const STYLE: &str = "\
+const STYLE: &str = "\
 :root{--ink:#1b1f24;--muted:#59636e;--line:#d8dde3;--tie:#fdf6e3;--accent:#1f5f99}
 *{box-sizing:border-box}
 body{margin:0 auto;max-width:76rem;padding:1.5rem 1rem 2rem;font:15px/1.45 system-ui,-apple-system,\"Segoe UI\",Roboto,\"Helvetica Neue\",Arial,sans-serif;color:var(--ink);background:#fff}
@@ -80,28 +80,9 @@ details>summary{list-style:none;color:var(--ink)}
 pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     let cells = Cells::new(s, event, true);
     let mut out = String::with_capacity(4096 + cells.text.len() + 40 * cells.bounds.len());
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-    );
-    push_html(&mut out, &event.name);
-    out.push_str(" — ");
-    push_html(&mut out, title(rs, meta));
-    push_html(&mut out, &after_round(event));
-    out.push_str("</title>\n<style>\n");
-    out.push_str(STYLE);
-    out.push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
-    push_html(&mut out, &event.name);
-    out.push_str("</h1>\n");
-    if let Some(after) = after_round(event).strip_prefix(" — ") {
-        // Standings posted mid-event say so first (issue #33).
-        out.push_str("<p class=\"subtitle\"><strong>Standings ");
-        push_html(&mut out, after);
-        out.push_str("</strong></p>\n");
-    }
-    out.push_str("<p class=\"subtitle\">");
-    push_html(&mut out, title(rs, meta));
-    out.push_str("</p>\n<dl class=\"meta\">\n");
+    let page_title = format!("{} — {}{}", event.name, title(rs, meta), after_round(event));
+    page_start(&mut out, &page_title, event, title(rs, meta));
+    out.push_str("<dl class=\"meta\">\n");
     let mut meta_line = |term: &str, text: &str| {
         out.push_str("<dt>");
         out.push_str(term);
@@ -317,6 +298,31 @@ fn legend(out: &mut String, cells: &Cells, s: &Standings, event: &Event) {
         }
         out.push_str("</ul>\n");
     }
+}
+
+/// The page up to its subtitle: head (`page_title`, the style), the
+/// event's name as the heading, "Standings after round N of M" for an
+/// event in progress (issue #33), and `subtitle`. Shared with the
+/// round-by-round page (`progress`).
+pub(super) fn page_start(out: &mut String, page_title: &str, event: &Event, subtitle: &str) {
+    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    out.push_str(
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+    );
+    push_html(out, page_title);
+    out.push_str("</title>\n<style>\n");
+    out.push_str(STYLE);
+    out.push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
+    push_html(out, &event.name);
+    out.push_str("</h1>\n");
+    if let Some(after) = after_round(event).strip_prefix(" — ") {
+        out.push_str("<p class=\"subtitle\"><strong>Standings ");
+        push_html(out, after);
+        out.push_str("</strong></p>\n");
+    }
+    out.push_str("<p class=\"subtitle\">");
+    push_html(out, subtitle);
+    out.push_str("</p>\n");
 }
 
 pub(super) fn push_html(out: &mut String, text: &str) {

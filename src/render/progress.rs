@@ -5,7 +5,7 @@
 //! only lays them out. A shared place is written `5=`, as in the standings.
 
 use super::csv::push_csv;
-use super::html::{push_html, STYLE};
+use super::html::{page_start, push_html};
 use super::json::push_json_str;
 use super::{after_round, push_name, title, Format, Meta, Out};
 use crate::escape::{push_markdown, visible_owned};
@@ -215,24 +215,8 @@ fn markdown(p: &Progress, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
 
 fn html(p: &Progress, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     let mut out = String::new();
-    out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
-    out.push_str(
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
-    );
-    push_html(&mut out, &heading(event, rs, meta));
-    out.push_str("</title>\n<style>\n");
-    out.push_str(STYLE);
-    out.push_str("</style>\n</head>\n<body>\n<header>\n<h1>");
-    push_html(&mut out, &event.name);
-    out.push_str("</h1>\n");
-    if let Some(after) = after_round(event).strip_prefix(" — ") {
-        out.push_str("<p class=\"subtitle\"><strong>Standings ");
-        push_html(&mut out, after);
-        out.push_str("</strong></p>\n");
-    }
-    out.push_str("<p class=\"subtitle\">");
-    push_html(&mut out, title(rs, meta));
-    out.push_str(": place after each round</p>\n");
+    let subtitle = format!("{}: place after each round", title(rs, meta));
+    page_start(&mut out, &heading(event, rs, meta), event, &subtitle);
     for n in &meta.notes {
         out.push_str("<p class=\"note\">");
         push_html(&mut out, n);
