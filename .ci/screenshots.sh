@@ -38,6 +38,7 @@ PAGES=(
     "fide/swiss examples/chess-swiss.toml"
     "us-chess/swiss examples/chess-swiss.json"
     "fide/team-swiss examples/team-swiss.toml"
+    "fide/swiss examples/chess-open-round7.trf"
 )
 if [ $# -gt 0 ]; then
     PAGES=("$@")

@@ -107,7 +107,7 @@ fn after_round_is_the_event_as_it_stood() {
         t.lines().next().unwrap().ends_with("— after round 2 of 4"),
         "{t}"
     );
-    assert!(t.contains("Note: standings after round 2 of 4 (--after-round): the results of rounds 3-4 are left out"), "{t}");
+    assert!(t.contains("Note: Standings after round 2 of 4 (--after-round): the results of rounds 3-4 are left out"), "{t}");
     let (_, err, code) = run(&["eval", "fide/swiss", PARTIAL, "--after-round", "8"]);
     assert_eq!(code, 2, "{err}");
     assert!(

@@ -269,7 +269,7 @@ fn header_records_name_date_rounds_type() {
     assert_eq!(e.participants[0].entries.len(), 1);
     assert_eq!(
         e.notes,
-        ["standings after round 1 of 3: rounds 2-3 have no results yet; a round not yet played counts for no one"]
+        ["Standings after round 1 of 3: rounds 2-3 have no results yet; a round not yet played counts for no one"]
     );
 }
 

@@ -72,7 +72,7 @@ pub fn settle_paired(ev: &mut Event, paired: &[(u32, usize)]) -> bool {
     true
 }
 
-/// "standings after round 7 of 9: round 8 holds 12 games paired without a
+/// "Standings after round 7 of 9: round 8 holds 12 games paired without a
 /// result, 2 half-point byes entered ahead; round 9 has no results yet; ...".
 fn note(
     last: u32,
@@ -111,7 +111,7 @@ fn note(
         [a, .., b] => parts.push(format!("rounds {a}-{b} have no results yet")),
     }
     format!(
-        "standings after round {last} of {scheduled}: {}; a round not yet played counts for no one",
+        "Standings after round {last} of {scheduled}: {}; a round not yet played counts for no one",
         parts.join("; ")
     )
 }
@@ -166,7 +166,7 @@ mod tests {
         assert!(ev.participants.iter().all(|p| p.entries.len() == 2));
         assert_eq!(
             ev.notes,
-            ["standings after round 2 of 4: round 3 holds 1 half-point bye entered ahead; round 4 has no results yet; a round not yet played counts for no one"]
+            ["Standings after round 2 of 4: round 3 holds 1 half-point bye entered ahead; round 4 has no results yet; a round not yet played counts for no one"]
         );
     }
 

@@ -742,7 +742,7 @@ impl Event {
         }
         self.decisions.clear();
         self.notes.push(format!(
-            "standings after round {n} of {scheduled} (--after-round): the results of round{} {} are left out",
+            "Standings after round {n} of {scheduled} (--after-round): the results of round{} {} are left out",
             if played == n + 1 { "" } else { "s" },
             if played == n + 1 {
                 played.to_string()
