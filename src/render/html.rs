@@ -101,11 +101,7 @@ pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> S
         meta_line("Lots seed", &seed.to_string());
     }
     out.push_str("</dl>\n");
-    for n in &meta.notes {
-        out.push_str("<p class=\"note\">");
-        push_html(&mut out, n);
-        out.push_str("</p>\n");
-    }
+    push_notes(&mut out, &meta.notes);
     out.push_str("</header>\n<main>\n");
     table(&mut out, &cells, s, event, rs);
     legend(&mut out, &cells, s, event);
@@ -323,6 +319,15 @@ pub(super) fn page_start(out: &mut String, page_title: &str, event: &Event, subt
     out.push_str("<p class=\"subtitle\">");
     push_html(out, subtitle);
     out.push_str("</p>\n");
+}
+
+/// The run's notes, a paragraph each, in the page's header.
+pub(super) fn push_notes(out: &mut String, notes: &[String]) {
+    for n in notes {
+        out.push_str("<p class=\"note\">");
+        push_html(out, n);
+        out.push_str("</p>\n");
+    }
 }
 
 pub(super) fn push_html(out: &mut String, text: &str) {

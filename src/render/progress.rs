@@ -5,7 +5,7 @@
 //! only lays them out. A shared place is written `5=`, as in the standings.
 
 use super::csv::push_csv;
-use super::html::{page_start, push_html};
+use super::html::{page_start, push_html, push_notes};
 use super::json::push_json_str;
 use super::{after_round, push_name, title, Format, Meta, Out};
 use crate::escape::{push_markdown, visible_owned};
@@ -217,11 +217,7 @@ fn html(p: &Progress, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
     let mut out = String::new();
     let subtitle = format!("{}: place after each round", title(rs, meta));
     page_start(&mut out, &heading(event, rs, meta), event, &subtitle);
-    for n in &meta.notes {
-        out.push_str("<p class=\"note\">");
-        push_html(&mut out, n);
-        out.push_str("</p>\n");
-    }
+    push_notes(&mut out, &meta.notes);
     out.push_str("</header>\n<main>\n<div class=\"scroll\"><table>\n<thead><tr><th>Rank</th><th>Participant</th>");
     for r in &p.rounds {
         let _ = write!(out, "<th class=\"num\">R{r}</th>");
