@@ -170,3 +170,38 @@ fn large_groups_where_all_or_none_have_met() {
     agree("round robin of 60, all drawn", &drawn, &rs);
     agree("round robin of 60", &mixed, &rs);
 }
+
+/// Players who met each other several times (6.1.2: each game counts
+/// 1/meetings): a round robin of 12 played three times, the results
+/// changing from one cycle to the next, one game forfeited. FIDE's
+/// `meetings(p, forfeits)` is then answered from one tally of each
+/// player's rounds (`eval::tally`), which must give what the loop counts.
+#[test]
+fn repeated_meetings_are_tallied_as_the_loop_counts_them() {
+    let n = 12;
+    let mut order: Vec<usize> = (1..=n).collect();
+    let mut rounds = Vec::new();
+    for cycle in 0..3 {
+        for _ in 0..n - 1 {
+            let games = (0..n / 2)
+                .map(|i| {
+                    let (a, b) = (order[i], order[n - 1 - i]);
+                    let r = match (a + b + cycle) % 4 {
+                        _ if (a, b, cycle) == (1, 12, 1) => "+-",
+                        0 => "1-0",
+                        1 => "0-1",
+                        _ => "1/2-1/2",
+                    };
+                    (a, b, r)
+                })
+                .collect();
+            rounds.push(games);
+            order[1..].rotate_right(1);
+        }
+    }
+    let rs = rulesets();
+    for system in ["round-robin", "swiss"] {
+        let ev = load("triple.json", event(n, &rounds, system));
+        agree(&format!("triple round robin as {system}"), &ev, &rs);
+    }
+}

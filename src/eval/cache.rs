@@ -34,6 +34,9 @@ pub(super) struct Caches {
     /// Values of metrics whose first argument is a participant (see
     /// [`PairCache`]).
     pub(super) pairs: PairCache,
+    /// Each participant's meetings by opponent, for the metrics that count
+    /// them (see [`crate::eval::tally`]).
+    pub(super) tallies: TallyCache,
     /// Membership of the set of participants last asked about (see
     /// [`Evaluator::member`]).
     members: Members,
@@ -52,6 +55,7 @@ impl Caches {
             group: GroupCache::default(),
             forms: Default::default(),
             pairs: PairCache::default(),
+            tallies: TallyCache::default(),
             members: Members::default(),
             pool: Vec::new(),
         }
@@ -67,6 +71,7 @@ impl Caches {
             group: GroupCache::default(),
             forms: Default::default(),
             pairs: PairCache::default(),
+            tallies: TallyCache::default(),
             members: Members::default(),
             pool: Vec::new(),
         }
@@ -359,5 +364,43 @@ impl PairCache {
             self.len += 1;
             self.values.entry((id, p, q)).or_default().push((rest, v));
         }
+    }
+}
+
+/// The tallies of [`crate::eval::tally`], by metric, participant and the
+/// metric's other arguments.
+#[derive(Default)]
+pub(super) struct TallyCache {
+    values: std::collections::HashMap<
+        (MetricId, Pid),
+        Vec<(Vec<Value>, crate::eval::tally::Counts)>,
+        foldhash::fast::RandomState,
+    >,
+}
+
+impl TallyCache {
+    /// The tally of `id` for `p` with other arguments `rest`, if made.
+    pub(super) fn get(
+        &self,
+        id: MetricId,
+        p: Pid,
+        rest: &[Value],
+    ) -> Option<&crate::eval::tally::Counts> {
+        self.values
+            .get(&(id, p))?
+            .iter()
+            .find(|(a, _)| a.as_slice() == rest)
+            .map(|(_, c)| c)
+    }
+
+    /// Keep a tally.
+    pub(super) fn put(
+        &mut self,
+        id: MetricId,
+        p: Pid,
+        rest: Vec<Value>,
+        counts: crate::eval::tally::Counts,
+    ) {
+        self.values.entry((id, p)).or_default().push((rest, counts));
     }
 }

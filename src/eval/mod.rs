@@ -27,6 +27,7 @@ mod fields;
 mod group;
 mod loops;
 mod reference;
+mod tally;
 mod value;
 pub mod why;
 
@@ -142,6 +143,9 @@ pub struct Evaluator<'a> {
     /// first needed and shared by every fork (see
     /// [`crate::eval::columnar::FieldCols`]); the ranking reads its blocks.
     pub(crate) fields: Arc<columnar::FieldCols>,
+    /// Per metric: its body's form if it counts meetings with a
+    /// participant (see [`tally`]).
+    tally_forms: Arc<Vec<Option<tally::Form<'a>>>>,
     /// Work and nesting left.
     budget: Budget,
     /// Whether metrics may be computed in columns (else only per participant).
@@ -293,6 +297,7 @@ impl<'a> Evaluator<'a> {
             tables: Arc::new(tables),
             caches: Caches::new(rs.metrics.len()),
             fields: Arc::new(columnar::FieldCols::new(event)),
+            tally_forms: Arc::new(rs.metrics.iter().map(tally::form).collect()),
             budget: Budget {
                 fuel,
                 col_fuel: fuel,
@@ -321,6 +326,7 @@ impl<'a> Evaluator<'a> {
             tables: self.tables.clone(),
             caches: self.caches.fork(),
             fields: self.fields.clone(),
+            tally_forms: self.tally_forms.clone(),
             budget: self.budget,
             columnar: self.columnar,
             group_forms_from: self.group_forms_from,

@@ -110,6 +110,12 @@ impl Evaluator<'_> {
             self.recycle(args);
             return Ok(v);
         }
+        // Meetings with a participant, counted for every opponent at once
+        // (see `crate::eval::tally`).
+        if let Some(v) = self.tallied(id, p, &args) {
+            self.recycle(args);
+            return Ok(v);
+        }
         // First argument a participant, the others plain values: cached per
         // pair of participants (see `PairCache`).
         let mut pair_key = None;
