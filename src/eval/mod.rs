@@ -54,11 +54,23 @@ pub const UNDEFINED_CONDITION: &str = codes::EVAL_UNDEFINED_CONDITION;
 pub const MAX_EVAL_DEPTH: usize = 2_000;
 
 /// Evaluation work allowed on any event: expression evaluations (and items
-/// handled by cuts and sorts). With [`EVAL_WORK_PER_CELL`] it bounds the time
-/// a ruleset can take, whatever its loops and metric arguments multiply to.
+/// handled by cuts and sorts). With [`EVAL_WORK_PER_CELL`] and
+/// [`EVAL_WORK_MAX`] it bounds the time a ruleset can take, whatever its
+/// loops and metric arguments multiply to.
 pub const EVAL_WORK_BASE: u64 = 5_000_000;
-/// Further evaluation work allowed per participant-round of the event.
+/// Further evaluation work allowed per participant-round of the event, up
+/// to [`EVAL_WORK_MAX`]: a small event may still compare every member of a
+/// large tie with every other where no faster form applies.
 pub const EVAL_WORK_PER_CELL: u64 = 20_000;
+/// The most evaluation work allowed on any event, however large, on each
+/// of the two paths (the columnar one has its own budget, see
+/// `Budget::col_fuel`): a ruleset that would do more is stopped with
+/// `too_costly` after seconds (docs/errors.md, "Limits"), not minutes.
+/// The heaviest shipped ruleset on the largest event a 50 MiB file holds
+/// uses about half of it (`fide/swiss` at 100,000 × 15, 1,500,000
+/// participant-rounds: 89 million on the columnar path, 49 million on the
+/// other).
+pub const EVAL_WORK_MAX: u64 = 200_000_000;
 /// Most items a list `[...]` may hold.
 pub const MAX_LIST_ITEMS: usize = 1_000_000;
 
@@ -127,7 +139,6 @@ impl Env {
     }
 }
 
-/// Evaluates a ruleset's expressions over one event.
 /// Evaluates a ruleset's expressions over one event.
 pub struct Evaluator<'a> {
     /// The event.
@@ -281,6 +292,7 @@ impl<'a> Evaluator<'a> {
         let has_boards = a? | b?;
         let cells = cells as u64;
         let fuel = EVAL_WORK_BASE.saturating_add(cells.saturating_mul(EVAL_WORK_PER_CELL));
+        let fuel = fuel.min(EVAL_WORK_MAX);
         let tables = Tables {
             scores,
             ratings: ps.iter().map(|p| p.rating).collect(),

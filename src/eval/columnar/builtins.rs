@@ -136,7 +136,7 @@ impl Evaluator<'_> {
         let Some((cut, [list, count])) = fused_cut(std::slice::from_ref(inner)) else {
             return Ok(None);
         };
-        self.charge(inner, blk.len(cx.dom).max(1) as u64)?;
+        self.charge(inner, super::column_work(blk.len(cx.dom)))?;
         let lists = self.col(list, cx, blk)?;
         let n = match self.col(count, cx, blk)? {
             Col::Const(v) => self.count_arg(inner, &v)?,
