@@ -291,6 +291,7 @@ pub(super) fn table_more(s: &Standings) -> HashMap<(usize, usize), More> {
         }
     }
     // Each neighbouring pair, as it now prints: still alike → exact.
+    let mut index = CellIndex::new(&cells, s);
     for (ci, a, b) in checks {
         let (ra, rb) = (row_of[a], row_of[b]);
         let dec = s.columns[ci].decimals;
@@ -301,21 +302,78 @@ pub(super) fn table_more(s: &Standings) -> HashMap<(usize, usize), More> {
         let (ma, mb) = (cells.get(&(ra, ci)).copied(), cells.get(&(rb, ci)).copied());
         if text_of(va, dec, ma) == text_of(vb, dec, mb) {
             // Every refined cell of the column with either value goes exact.
-            let same: Vec<(usize, usize)> = cells
-                .keys()
-                .filter(|&&(r, c)| {
-                    c == ci && {
-                        let v = &s.rows[r].values[ci];
-                        compare_values(v, va) == Ordering::Equal
-                            || compare_values(v, vb) == Ordering::Equal
-                    }
-                })
-                .copied()
-                .collect();
+            let same = index.same(&cells, s, ci, va, vb);
             for k in same.into_iter().chain([(ra, ci), (rb, ci)]) {
-                cells.insert(k, More::Exact);
+                if cells.insert(k, More::Exact).is_none() {
+                    index.add(s, k);
+                }
             }
         }
     }
     cells
+}
+
+/// The refined cells of [`table_more`] by column and number, so that the
+/// cells with a value are found without a pass over every refined cell
+/// (that pass, once per pair still printing alike, made a 30,000-player
+/// card event's table take seconds). Cells whose value is not a number
+/// are kept in a list per column and compared as before.
+struct CellIndex {
+    nums: HashMap<(usize, Num), Vec<usize>>,
+    others: HashMap<usize, Vec<usize>>,
+}
+
+impl CellIndex {
+    fn new(cells: &HashMap<(usize, usize), More>, s: &Standings) -> CellIndex {
+        let mut index = CellIndex {
+            nums: HashMap::new(),
+            others: HashMap::new(),
+        };
+        for &k in cells.keys() {
+            index.add(s, k);
+        }
+        index
+    }
+
+    /// A refined cell `(row, column)`.
+    fn add(&mut self, s: &Standings, (r, c): (usize, usize)) {
+        match &s.rows[r].values[c] {
+            Value::Num(n) => self.nums.entry((c, *n)).or_default().push(r),
+            _ => self.others.entry(c).or_default().push(r),
+        }
+    }
+
+    /// The refined cells of column `ci` whose value compares equal to `va`
+    /// or `vb` (`compare_values`, as the pass over every cell did).
+    fn same(
+        &self,
+        cells: &HashMap<(usize, usize), More>,
+        s: &Standings,
+        ci: usize,
+        va: &Value,
+        vb: &Value,
+    ) -> Vec<(usize, usize)> {
+        let alike = |r: usize| {
+            let v = &s.rows[r].values[ci];
+            compare_values(v, va) == Ordering::Equal || compare_values(v, vb) == Ordering::Equal
+        };
+        let (Value::Num(a), Value::Num(b)) = (va, vb) else {
+            // A list compares equal to any number: every cell is looked at.
+            return cells
+                .keys()
+                .filter(|&&(r, c)| c == ci && alike(r))
+                .copied()
+                .collect();
+        };
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for n in [a, b] {
+            if let Some(rows) = self.nums.get(&(ci, *n)) {
+                out.extend(rows.iter().map(|&r| (r, ci)));
+            }
+        }
+        if let Some(rows) = self.others.get(&ci) {
+            out.extend(rows.iter().filter(|&&r| alike(r)).map(|&r| (r, ci)));
+        }
+        out
+    }
 }
