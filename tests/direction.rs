@@ -607,7 +607,7 @@ fn check_separated(r: &str, e: &str, formats: &[(&'static str, Cells)]) -> usize
                     if relative.contains(label) && (compared_later(a) || compared_later(b)) {
                         continue;
                     }
-                    for (f, cells) in &formats {
+                    for (f, cells) in formats {
                         let key = |n: &String| (n.clone(), label.clone());
                         let (ca, cb) = (cells.get(&key(a)), cells.get(&key(b)));
                         if ca.is_none() && cb.is_none() {

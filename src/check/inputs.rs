@@ -460,14 +460,14 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
     }
 }
 
+/// Declarations read: (index of the declaration, the read to point at).
+type ReadsOf<'a> = Vec<(usize, &'a Read)>;
+
 /// The units (round data) and participant values the ranking reads that
 /// declare no default: (index of the declaration, the read to point at),
 /// one read per declaration. A unit with a declared default may be on
 /// some games only (a knockout's carry-over is on one game of the match).
-fn reads_without_default<'a>(
-    rs: &Ruleset,
-    used: &'a Uses,
-) -> (Vec<(usize, &'a Read)>, Vec<(usize, &'a Read)>) {
+fn reads_without_default<'a>(rs: &Ruleset, used: &'a Uses) -> (ReadsOf<'a>, ReadsOf<'a>) {
     let mut units: Vec<(usize, &Read)> = Vec::new();
     let mut values: Vec<(usize, &Read)> = Vec::new();
     for r in &used.reads {

@@ -90,10 +90,14 @@ impl Nesting {
         self.ifs.len() - 1 + self.open_ifs > MAX_NESTING
     }
 
-    /// A `-` or `not`: whether the run of them is now too long.
-    fn prefix(&mut self) -> bool {
+    /// A `-` or `not`: refused, with `help`, when the run of them is now
+    /// too long.
+    fn prefix(&mut self, help: &'static str) -> Result<(), &'static str> {
         self.prefix_run += 1;
-        self.prefix_run > MAX_PREFIX_RUN
+        if self.prefix_run > MAX_PREFIX_RUN {
+            return Err(help);
+        }
+        Ok(())
     }
 
     /// A comma or a word that ends the expression: its `if`s close.
@@ -166,15 +170,9 @@ fn nesting(src: &Source) -> Result<(), Diag> {
                 n.end_expression();
                 n.prefix_run = 0;
             }
-            b'-' => {
-                if n.prefix() {
-                    return Err(too_deep(
-                        i,
-                        run(),
-                        "remove the repeated signs; `- - x` is `x`",
-                    ));
-                }
-            }
+            b'-' => n
+                .prefix("remove the repeated signs; `- - x` is `x`")
+                .map_err(|help| too_deep(i, run(), help))?,
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
@@ -195,15 +193,9 @@ fn nesting(src: &Source) -> Result<(), Diag> {
                             ));
                         }
                     }
-                    "not" => {
-                        if n.prefix() {
-                            return Err(too_deep(
-                                start,
-                                run(),
-                                "remove the repeated operators; `not not c` is `c`",
-                            ));
-                        }
-                    }
+                    "not" => n
+                        .prefix("remove the repeated operators; `not not c` is `c`")
+                        .map_err(|help| too_deep(start, run(), help))?,
                     word => {
                         n.prefix_run = 0;
                         if ENDS_EXPRESSION.contains(&word) {

@@ -4,8 +4,11 @@ use super::participants::{unknown, Dir, Index, PRec};
 use super::travellers::{flip, outcome};
 use super::*;
 
+/// A match's boards: (number, home's score, away's score).
+type BoardScores = Vec<(u32, Num, Num)>;
+
 /// One `MATCH` as read: its round, session, sides, scores, IMPs and
-/// boards (number, home's score, away's score).
+/// boards.
 struct M {
     round: u32,
     session: u32,
@@ -13,7 +16,7 @@ struct M {
     away: Pid,
     score: (Num, Num),
     imps: Option<(Num, Num)>,
-    boards: Vec<(u32, Num, Num)>,
+    boards: BoardScores,
 }
 
 /// Match-based events (teams, Swiss pairs): one game per `MATCH`.
@@ -171,7 +174,7 @@ fn read_match(
 
 /// A match's `BOARD`s (number, home's score, away's score: IMPs, or each
 /// side's points) and the IMPs they add up to for each side.
-fn match_boards(cx: &mut Cx, m: Node) -> (Vec<(u32, Num, Num)>, Option<(Num, Num)>) {
+fn match_boards(cx: &mut Cx, m: Node) -> (BoardScores, Option<(Num, Num)>) {
     let mut boards = Vec::new();
     let mut sum_imps: Option<(Num, Num)> = None;
     for b in m.children().filter(|c| is(c, "BOARD")) {
