@@ -11,11 +11,13 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-// The parser and what it imports, compiled into this build script as they
-// are into the crate (same paths under `crate::`): one grammar, one AST.
-// A change to any of them (or to the grammar, which pest_derive reads)
-// rebuilds this script, and cargo runs a rebuilt script again: the
-// embedded trees never lag behind the types that read them.
+// The syntax stage and what it imports, compiled into this build script
+// as they are into the crate (the same module tree, `src/syntax/mod.rs`,
+// under the same `crate::` paths): one grammar, one AST. Its `compiled`
+// has no trees here (the cfg `tb_compiled`, which this script sets for
+// the crate, is unset). A change to any of them (or to the grammar, which
+// pest_derive reads) rebuilds this script, and cargo runs a rebuilt script
+// again: the embedded trees never lag behind the types that read them.
 #[path = "src"]
 #[allow(dead_code, unused_imports, missing_docs)]
 mod tb {
@@ -23,19 +25,8 @@ mod tb {
     pub mod diag;
     pub mod escape;
     pub mod num;
+    pub mod syntax;
     pub mod text;
-    pub mod syntax {
-        pub mod ast;
-        pub mod descriptors;
-        mod limits;
-        pub mod parse;
-        /// No trees yet: this build script is what makes them.
-        pub mod compiled {
-            pub fn lookup(_: &str) -> Option<super::ast::File> {
-                None
-            }
-        }
-    }
 }
 use tb::{codes, diag, escape, num, syntax, text};
 
@@ -82,6 +73,8 @@ fn walk(
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("rulesets");
     println!("cargo:rerun-if-changed=rulesets");
+    // The crate's `syntax::compiled` reads the trees this script makes.
+    println!("cargo:rustc-cfg=tb_compiled");
     let (mut rulesets, mut data) = (Vec::new(), Vec::new());
     walk(&root, &root, &mut rulesets, &mut data);
     let mut code = String::new();

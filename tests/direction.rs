@@ -447,160 +447,180 @@ fn separated_participants_print_apart_in_every_format() {
         ranked += 1;
         let json: serde_json::Value = serde_json::from_str(&out(&o)).unwrap();
         let rows = json["standings"].as_array().unwrap().clone();
-        let name_of: HashMap<String, String> = rows
-            .iter()
-            .map(|p| (p["id"].as_str().unwrap().to_string(), shown_name(p)))
-            .collect();
-        let mut formats: Vec<(&str, Cells)> = Vec::new();
-        let mut j = HashMap::new();
-        for p in &rows {
-            if let Some(vals) = p["values"].as_object() {
-                for (k, v) in vals {
-                    j.insert(
-                        (shown_name(p), k.clone()),
-                        v.as_str().unwrap_or("null").to_string(),
-                    );
-                }
+        let formats = cells_of_every_format(r, e, &rows);
+        checked += check_separated(r, e, &formats);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(ranked >= 12, "only {ranked} ruleset/example pairs ranked");
+    assert!(checked > 100, "only {checked} separated pairs checked");
+}
+
+/// Each format's cells of `tb eval r e`, by (participant's name, column):
+/// JSON `values` (`rows`), CSV, Markdown, HTML and the table.
+fn cells_of_every_format(
+    r: &str,
+    e: &str,
+    rows: &[serde_json::Value],
+) -> Vec<(&'static str, Cells)> {
+    let name_of: HashMap<String, String> = rows
+        .iter()
+        .map(|p| (p["id"].as_str().unwrap().to_string(), shown_name(p)))
+        .collect();
+    let mut formats: Vec<(&'static str, Cells)> = Vec::new();
+    let mut j = HashMap::new();
+    for p in rows {
+        if let Some(vals) = p["values"].as_object() {
+            for (k, v) in vals {
+                j.insert(
+                    (shown_name(p), k.clone()),
+                    v.as_str().unwrap_or("null").to_string(),
+                );
             }
         }
-        formats.push(("json", j));
-        let csv = out(&tb(&["eval", r, e, "--format", "csv"]));
-        let mut lines = csv.lines();
-        let head = csv_fields(lines.next().unwrap());
-        let body: Vec<Vec<String>> = lines
-            .map(|l| {
-                let mut f = csv_fields(l);
-                // Name the row as the other formats do.
-                let id = f[1].clone();
-                f[2] = name_of.get(&id).cloned().unwrap_or_default();
-                f
-            })
-            .collect();
-        formats.push(("csv", cells_by_name(head, body, 2)));
-        let md = out(&tb(&["eval", r, e, "--format", "markdown"]));
-        let md_rows: Vec<Vec<String>> = md
-            .lines()
-            .filter(|l| l.starts_with("| "))
-            .map(|l| {
-                l.trim_start_matches("| ")
-                    .trim_end_matches(" |")
-                    .split(" | ")
-                    .map(str::to_string)
-                    .collect()
-            })
-            .collect();
-        formats.push((
-            "markdown",
-            cells_by_name(md_rows[0].clone(), md_rows[1..].to_vec(), 1),
-        ));
-        let html = out(&tb(&["eval", r, e, "--format", "html"]));
-        // A cell's text: its tags dropped (the id's span), the withdrawn
-        // mark left out (as the other formats' names have none).
-        let cells = |l: &str, tag: &str| -> Vec<String> {
-            l.split(&format!("<{tag} "))
-                .skip(1)
-                .map(|c| {
-                    let inner = c.split_once('>').map_or("", |(_, t)| t);
-                    let inner = inner.split(&format!("</{tag}>")).next().unwrap_or("");
-                    let inner = inner.split("<span class=\"mark\">").next().unwrap_or("");
-                    let mut text = String::new();
-                    let mut in_tag = false;
-                    for ch in inner.chars() {
-                        match ch {
-                            '<' => in_tag = true,
-                            '>' => in_tag = false,
-                            c if !in_tag => text.push(c),
-                            _ => {}
-                        }
-                    }
-                    text.replace("&amp;", "&")
-                })
+    }
+    formats.push(("json", j));
+    let csv = out(&tb(&["eval", r, e, "--format", "csv"]));
+    let mut lines = csv.lines();
+    let head = csv_fields(lines.next().unwrap());
+    let body: Vec<Vec<String>> = lines
+        .map(|l| {
+            let mut f = csv_fields(l);
+            // Name the row as the other formats do.
+            let id = f[1].clone();
+            f[2] = name_of.get(&id).cloned().unwrap_or_default();
+            f
+        })
+        .collect();
+    formats.push(("csv", cells_by_name(head, body, 2)));
+    let md = out(&tb(&["eval", r, e, "--format", "markdown"]));
+    let md_rows: Vec<Vec<String>> = md
+        .lines()
+        .filter(|l| l.starts_with("| "))
+        .map(|l| {
+            l.trim_start_matches("| ")
+                .trim_end_matches(" |")
+                .split(" | ")
+                .map(str::to_string)
                 .collect()
-        };
-        let head = html
-            .lines()
-            .find(|l| l.starts_with("<thead>"))
-            .map(|l| cells(l, "th"))
-            .unwrap();
-        let body: Vec<Vec<String>> = html
-            .lines()
-            .filter(|l| l.starts_with("<tr") && l.contains("<td class=\"rank\""))
-            .map(|l| cells(l, "td"))
-            .collect();
-        assert_eq!(body.len(), rows.len(), "{r} {e}: HTML rows");
-        formats.push(("html", cells_by_name(head, body, 1)));
-        let table = out(&tb(&["eval", r, e]));
-        let t_rows: Vec<Vec<String>> = table
-            .lines()
-            .skip_while(|l| !l.starts_with("Rank "))
-            .take_while(|l| !l.is_empty())
-            .filter(|l| !l.starts_with("----"))
-            .map(|l| {
-                l.split("  ")
-                    .map(str::trim)
-                    .filter(|c| !c.is_empty())
-                    .map(str::to_string)
-                    .collect()
+        })
+        .collect();
+    formats.push((
+        "markdown",
+        cells_by_name(md_rows[0].clone(), md_rows[1..].to_vec(), 1),
+    ));
+    let html = out(&tb(&["eval", r, e, "--format", "html"]));
+    // A cell's text: its tags dropped (the id's span), the withdrawn
+    // mark left out (as the other formats' names have none).
+    let cells = |l: &str, tag: &str| -> Vec<String> {
+        l.split(&format!("<{tag} "))
+            .skip(1)
+            .map(|c| {
+                let inner = c.split_once('>').map_or("", |(_, t)| t);
+                let inner = inner.split(&format!("</{tag}>")).next().unwrap_or("");
+                let inner = inner.split("<span class=\"mark\">").next().unwrap_or("");
+                let mut text = String::new();
+                let mut in_tag = false;
+                for ch in inner.chars() {
+                    match ch {
+                        '<' => in_tag = true,
+                        '>' => in_tag = false,
+                        c if !in_tag => text.push(c),
+                        _ => {}
+                    }
+                }
+                text.replace("&amp;", "&")
             })
-            .collect();
-        formats.push((
-            "table",
-            cells_by_name(t_rows[0].clone(), t_rows[1..].to_vec(), 1),
-        ));
-        // Columns computed among the tied group: one value per participant
-        // is printed, that of the last tie it was compared in (FIDE's DE:
-        // its place); a pair is checked there where that tie separated them.
-        let rs = tb::check::check(
-            crate::files::load_root(r).unwrap(),
-            &tb::shipped::Shipped,
-            &[],
-        )
+            .collect()
+    };
+    let head = html
+        .lines()
+        .find(|l| l.starts_with("<thead>"))
+        .map(|l| cells(l, "th"))
         .unwrap();
-        let relative: Vec<String> = rs
-            .procs
-            .iter()
-            .flat_map(|p| &p.steps)
-            .filter(|s| s.group_relative)
-            .map(|s| s.label.clone())
-            .collect();
-        let explain = out(&tb(&["explain", r, e, "--format", "json"]));
-        let applied = explain_applications(&explain);
-        for (i, ap) in applied.iter().enumerate() {
-            let (label, parts, values) = (&ap.label, &ap.parts, &ap.values);
-            let compared_later = |n: &String| {
-                applied[i + 1..]
-                    .iter()
-                    .any(|l| &l.label == label && l.values.contains_key(n))
-            };
-            for w in parts.windows(2) {
-                for a in &w[0] {
-                    for b in &w[1] {
-                        checked += 1;
-                        let (va, vb) = (values.get(a), values.get(b));
+    let body: Vec<Vec<String>> = html
+        .lines()
+        .filter(|l| l.starts_with("<tr") && l.contains("<td class=\"rank\""))
+        .map(|l| cells(l, "td"))
+        .collect();
+    assert_eq!(body.len(), rows.len(), "{r} {e}: HTML rows");
+    formats.push(("html", cells_by_name(head, body, 1)));
+    let table = out(&tb(&["eval", r, e]));
+    let t_rows: Vec<Vec<String>> = table
+        .lines()
+        .skip_while(|l| !l.starts_with("Rank "))
+        .take_while(|l| !l.is_empty())
+        .filter(|l| !l.starts_with("----"))
+        .map(|l| {
+            l.split("  ")
+                .map(str::trim)
+                .filter(|c| !c.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect();
+    formats.push((
+        "table",
+        cells_by_name(t_rows[0].clone(), t_rows[1..].to_vec(), 1),
+    ));
+    formats
+}
+
+/// Every pair of participants a step of `tb explain r e` separates prints
+/// apart in that step's column in each of `formats` (and in the account
+/// itself); how many pairs were checked.
+fn check_separated(r: &str, e: &str, formats: &[(&'static str, Cells)]) -> usize {
+    let mut checked = 0;
+    // Columns computed among the tied group: one value per participant
+    // is printed, that of the last tie it was compared in (FIDE's DE:
+    // its place); a pair is checked there where that tie separated them.
+    let rs = tb::check::check(
+        crate::files::load_root(r).unwrap(),
+        &tb::shipped::Shipped,
+        &[],
+    )
+    .unwrap();
+    let relative: Vec<String> = rs
+        .procs
+        .iter()
+        .flat_map(|p| &p.steps)
+        .filter(|s| s.group_relative)
+        .map(|s| s.label.clone())
+        .collect();
+    let explain = out(&tb(&["explain", r, e, "--format", "json"]));
+    let applied = explain_applications(&explain);
+    for (i, ap) in applied.iter().enumerate() {
+        let (label, parts, values) = (&ap.label, &ap.parts, &ap.values);
+        let compared_later = |n: &String| {
+            applied[i + 1..]
+                .iter()
+                .any(|l| &l.label == label && l.values.contains_key(n))
+        };
+        for w in parts.windows(2) {
+            for a in &w[0] {
+                for b in &w[1] {
+                    checked += 1;
+                    let (va, vb) = (values.get(a), values.get(b));
+                    assert!(
+                        va != vb,
+                        "{r} {e}: explain prints {a} and {b} alike ({va:?}) under {label}"
+                    );
+                    if relative.contains(label) && (compared_later(a) || compared_later(b)) {
+                        continue;
+                    }
+                    for (f, cells) in formats {
+                        let key = |n: &String| (n.clone(), label.clone());
+                        let (ca, cb) = (cells.get(&key(a)), cells.get(&key(b)));
+                        if ca.is_none() && cb.is_none() {
+                            continue; // no such column (a step inside another procedure)
+                        }
                         assert!(
-                            va != vb,
-                            "{r} {e}: explain prints {a} and {b} alike ({va:?}) under {label}"
+                            ca != cb,
+                            "{r} {e}: {f} prints {a} and {b} alike ({ca:?}) in {label}, which separates them"
                         );
-                        if relative.contains(label) && (compared_later(a) || compared_later(b)) {
-                            continue;
-                        }
-                        for (f, cells) in &formats {
-                            let key = |n: &String| (n.clone(), label.clone());
-                            let (ca, cb) = (cells.get(&key(a)), cells.get(&key(b)));
-                            if ca.is_none() && cb.is_none() {
-                                continue; // no such column (a step inside another procedure)
-                            }
-                            assert!(
-                                ca != cb,
-                                "{r} {e}: {f} prints {a} and {b} alike ({ca:?}) in {label}, which separates them"
-                            );
-                        }
                     }
                 }
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(ranked >= 12, "only {ranked} ruleset/example pairs ranked");
-    assert!(checked > 100, "only {checked} separated pairs checked");
+    checked
 }

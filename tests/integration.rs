@@ -51,6 +51,7 @@ mod hostile_files;
 mod hostile_props;
 mod hostile_regressions;
 mod language;
+mod layers;
 mod load_csv;
 mod load_fast;
 mod load_native;

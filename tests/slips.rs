@@ -49,6 +49,32 @@ fn slip(what: &'static str, args: &[&str], code: &'static str, exit: i32) -> Sli
 
 #[test]
 fn every_slip_is_caught_flagged_or_shown() {
+    let slips: Vec<Slip> = [ruleset_slips(), data_slips(), command_line_slips()]
+        .into_iter()
+        .flatten()
+        .collect();
+    assert!(slips.len() >= 20);
+    let mut failures = Vec::new();
+    for s in &slips {
+        let args: Vec<&str> = s.args.iter().map(|a| a.as_str()).collect();
+        let o = tb(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        if o.status.code() != Some(s.exit) || !err.contains(s.code) {
+            failures.push(format!(
+                "{}: expected {} (exit {}), got exit {:?}:\n{err}",
+                s.what,
+                s.code,
+                s.exit,
+                o.status.code()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Slips in a ruleset: a direction the wrong way or missing, a value read
+/// but not declared, a `when` over an undefined value.
+fn ruleset_slips() -> Vec<Slip> {
     let de = write(
         "de.tb",
         "import \"fide/lib\"\nprocedure p {\n  step score desc as \"PTS\"\n  step direct_encounter_with(false) desc then repeat\n}\nstandings p\n",
@@ -71,6 +97,37 @@ fn every_slip_is_caught_flagged_or_shown() {
         "rating = ",
         "# an unrated player: rating = ",
     );
+    vec![
+        slip(
+            "DE ranked `desc` (a place: lower is better)",
+            &["check", &de],
+            "tb::check::direction",
+            3,
+        ),
+        slip(
+            "a step over an expression with no direction",
+            &["check", &no_dir],
+            "tb::check::no_direction",
+            3,
+        ),
+        slip(
+            "a data value read but not declared",
+            &["check", &undeclared],
+            "tb::check::undeclared_read",
+            3,
+        ),
+        slip(
+            "a step's `when` over an undefined value",
+            &["eval", &when, &when_data],
+            "tb::eval::undefined_condition",
+            3,
+        ),
+    ]
+}
+
+/// Slips in the data: misspelt names and columns, values missing on some
+/// games or participants, totals that disagree, an empty file.
+fn data_slips() -> Vec<Slip> {
     let csv_typo = write(
         "typo.csv",
         &example("cards-swiss.csv").replacen("2,eli,hana,", "2,eli,hanna,", 1),
@@ -146,34 +203,7 @@ fn every_slip_is_caught_flagged_or_shown() {
         }
         write("points.trf", &text.replacen(&line, &bad, 1))
     };
-    let swiss = example_path("chess-swiss.toml");
-    let cards = example_path("cards-swiss.toml");
-    let bridge = example_path("bridge-swiss-teams.toml");
-    let slips = vec![
-        slip(
-            "DE ranked `desc` (a place: lower is better)",
-            &["check", &de],
-            "tb::check::direction",
-            3,
-        ),
-        slip(
-            "a step over an expression with no direction",
-            &["check", &no_dir],
-            "tb::check::no_direction",
-            3,
-        ),
-        slip(
-            "a data value read but not declared",
-            &["check", &undeclared],
-            "tb::check::undeclared_read",
-            3,
-        ),
-        slip(
-            "a step's `when` over an undefined value",
-            &["eval", &when, &when_data],
-            "tb::eval::undefined_condition",
-            3,
-        ),
+    vec![
         slip(
             "a CSV name misspelt in one round",
             &["eval", "cards/swiss", &csv_typo],
@@ -235,6 +265,28 @@ fn every_slip_is_caught_flagged_or_shown() {
             3,
         ),
         slip(
+            "a game naming an unknown participant",
+            &["eval", "fide/swiss", &unknown],
+            "tb::load::native::unknown_participant",
+            3,
+        ),
+        slip(
+            "a TRF points column that disagrees",
+            &["eval", "--tiebreaks", "PTS", &trf_points],
+            "tb::load::warning",
+            0,
+        ),
+    ]
+}
+
+/// Slips on the command line: a ruleset of another sport, options that do
+/// not fit, misspelt names.
+fn command_line_slips() -> Vec<Slip> {
+    let swiss = example_path("chess-swiss.toml");
+    let cards = example_path("cards-swiss.toml");
+    let bridge = example_path("bridge-swiss-teams.toml");
+    vec![
+        slip(
             "a chess ruleset on a bridge event",
             &["eval", "fide/swiss", &bridge],
             "tb::check::sport_mismatch",
@@ -271,41 +323,12 @@ fn every_slip_is_caught_flagged_or_shown() {
             2,
         ),
         slip(
-            "a game naming an unknown participant",
-            &["eval", "fide/swiss", &unknown],
-            "tb::load::native::unknown_participant",
-            3,
-        ),
-        slip(
-            "a TRF points column that disagrees",
-            &["eval", "--tiebreaks", "PTS", &trf_points],
-            "tb::load::warning",
-            0,
-        ),
-        slip(
             "--strict and a warning",
             &["eval", "fide/swiss", &bridge, "--strict"],
             "tb::check::sport_mismatch",
             3,
         ),
-    ];
-    assert!(slips.len() >= 20);
-    let mut failures = Vec::new();
-    for s in &slips {
-        let args: Vec<&str> = s.args.iter().map(|a| a.as_str()).collect();
-        let o = tb(&args);
-        let err = String::from_utf8_lossy(&o.stderr);
-        if o.status.code() != Some(s.exit) || !err.contains(s.code) {
-            failures.push(format!(
-                "{}: expected {} (exit {}), got exit {:?}:\n{err}",
-                s.what,
-                s.code,
-                s.exit,
-                o.status.code()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    ]
 }
 
 fn example_path(name: &str) -> String {

@@ -299,8 +299,50 @@ pub fn generate(cfg: &Config) -> Swiss {
     let mut rng = Rng::new(cfg.seed);
     let n = cfg.players.max(2);
     let rounds = cfg.rounds.max(1);
+    let (mut players, mut st) = participants(cfg, &mut rng, n, rounds);
+    let points = units(cfg.sport);
+    let mut stats = Stats::default();
+    let mut out_rounds = Vec::with_capacity(rounds as usize);
+    for r in 1..=rounds {
+        let mut round = Round::default();
+        let pool = byes(cfg, &mut rng, &mut st, &mut round, &mut stats, points);
+        let pairs = pair(&pool, &st, &mut stats);
+        play_round(
+            cfg,
+            &mut rng,
+            &mut st,
+            &mut round,
+            &mut stats,
+            (r, &pairs),
+            points,
+        );
+        stats.games += round.games.len();
+        // Withdrawals after this round (none after the last).
+        if r < rounds {
+            withdrawals(cfg, &mut rng, &mut st, &mut players, &mut stats, r);
+        }
+        round.byes.sort_by_key(|b| b.who);
+        out_rounds.push(round);
+    }
+    let name = match cfg.sport {
+        Sport::Chess => "Generated Chess Open",
+        Sport::Cards => "Generated Card-game Swiss",
+        Sport::Bridge => "Generated Swiss Teams",
+    };
+    Swiss {
+        sport: cfg.sport,
+        name: format!("{name} ({n} x {rounds}, seed {})", cfg.seed),
+        seed: cfg.seed,
+        players,
+        rounds: out_rounds,
+        scores: st.score,
+        stats,
+    }
+}
 
-    // Participants, strongest first.
+/// The participants, strongest first (rating, then strength for the
+/// unrated and other sports), and the pairing state with their strengths.
+fn participants(cfg: &Config, rng: &mut Rng, n: usize, rounds: u32) -> (Vec<Player>, State) {
     let mut raw: Vec<(Option<u32>, i64, String, &'static str)> = Vec::with_capacity(n);
     for _ in 0..n {
         let r = 1000 + (0..4).map(|_| rng.below(401) as u32).sum::<u32>();
@@ -317,8 +359,8 @@ pub fn generate(cfg: &Config) -> Swiss {
             _ => i64::from(r),
         };
         let name = match cfg.sport {
-            Sport::Bridge => format!("Team {}", surname(&mut rng)),
-            _ => format!("{}, {}", surname(&mut rng), GIVEN[rng.below(32) as usize]),
+            Sport::Bridge => format!("Team {}", surname(rng)),
+            _ => format!("{}, {}", surname(rng), GIVEN[rng.below(32) as usize]),
         };
         let fed = FEDS[rng.below(16) as usize];
         raw.push((rating, strength, name, fed));
@@ -357,137 +399,146 @@ pub fn generate(cfg: &Config) -> Swiss {
         st.strength.push(strength);
     }
 
-    let (win, draw, bye_pts) = units(cfg.sport);
-    let mut stats = Stats::default();
-    let mut out_rounds = Vec::with_capacity(rounds as usize);
-    for r in 1..=rounds {
-        let mut round = Round::default();
-        // Requested byes (chess only), then the pool to pair in standings order.
-        let mut pool: Vec<u32> = Vec::with_capacity(n);
-        for p in 0..n as u32 {
-            if !st.active[p as usize] {
-                continue;
-            }
-            if cfg.sport == Sport::Chess && rng.chance(200) {
-                round.byes.push(Bye {
-                    who: p,
-                    kind: ByeKind::Half,
-                });
-                st.score[p as usize] += draw;
-                stats.half_byes += 1;
-            } else if cfg.sport == Sport::Chess && rng.chance(20) {
-                round.byes.push(Bye {
-                    who: p,
-                    kind: ByeKind::Zero,
-                });
-                stats.zero_byes += 1;
-            } else {
-                pool.push(p);
-            }
+    (players, st)
+}
+
+/// A round's byes: requested ones (chess only), then the pairing-allocated
+/// bye when the rest is odd. Returns the pool to pair, in standings order.
+fn byes(
+    cfg: &Config,
+    rng: &mut Rng,
+    st: &mut State,
+    round: &mut Round,
+    stats: &mut Stats,
+    (_, draw, bye_pts): (u32, u32, u32),
+) -> Vec<u32> {
+    let n = st.active.len();
+    let mut pool: Vec<u32> = Vec::with_capacity(n);
+    for p in 0..n as u32 {
+        if !st.active[p as usize] {
+            continue;
         }
-        pool.sort_by(|&a, &b| {
-            st.score[b as usize]
-                .cmp(&st.score[a as usize])
-                .then(a.cmp(&b))
-        });
-        if pool.len() % 2 == 1 {
-            let at = pool
-                .iter()
-                .rposition(|&p| !st.had_bye[p as usize])
-                .unwrap_or(pool.len() - 1);
-            let p = pool.remove(at);
-            st.had_bye[p as usize] = true;
-            st.score[p as usize] += bye_pts;
-            st.wins[p as usize] += 1;
+        if cfg.sport == Sport::Chess && rng.chance(200) {
             round.byes.push(Bye {
                 who: p,
-                kind: ByeKind::Pairing,
+                kind: ByeKind::Half,
             });
-            stats.pairing_byes += 1;
+            st.score[p as usize] += draw;
+            stats.half_byes += 1;
+        } else if cfg.sport == Sport::Chess && rng.chance(20) {
+            round.byes.push(Bye {
+                who: p,
+                kind: ByeKind::Zero,
+            });
+            stats.zero_byes += 1;
+        } else {
+            pool.push(p);
         }
-        let pairs = pair(&pool, &st, &mut stats);
-        for (k, (a, b)) in pairs.into_iter().enumerate() {
-            // Colours: the one with fewer whites so far is White.
-            let (ca, cb) = (st.colour[a as usize], st.colour[b as usize]);
-            let a_white = match ca.cmp(&cb) {
-                std::cmp::Ordering::Less => true,
-                std::cmp::Ordering::Greater => false,
-                std::cmp::Ordering::Equal => (k + r as usize).is_multiple_of(2),
-            };
-            let (home, away) = if a_white { (a, b) } else { (b, a) };
-            st.colour[home as usize] += 1;
-            st.colour[away as usize] -= 1;
-            st.met[home as usize].push(away);
-            st.met[away as usize].push(home);
-            let res = play(cfg.sport, &mut rng, &st, home, away, &mut stats);
-            let (h, w) = (home as usize, away as usize);
-            let give = |pts: [u32; 2], st: &mut State| {
-                st.score[h] += pts[0];
-                st.score[w] += pts[1];
-                for (i, who) in [h, w].into_iter().enumerate() {
-                    if pts[i] > pts[1 - i] {
-                        st.wins[who] += 1;
-                    } else if pts[i] < pts[1 - i] {
-                        st.losses[who] += 1;
-                    }
-                }
-            };
-            match res {
-                Res::Chess(Winner::Home) => give([win, 0], &mut st),
-                Res::Chess(Winner::Away) => give([0, win], &mut st),
-                Res::Chess(Winner::Draw) => give([draw, draw], &mut st),
-                Res::Cards { home, away, .. } => match home.cmp(&away) {
-                    std::cmp::Ordering::Greater => give([win, 0], &mut st),
-                    std::cmp::Ordering::Less => give([0, win], &mut st),
-                    std::cmp::Ordering::Equal => give([draw, draw], &mut st),
-                },
-                Res::Bridge { vp, .. } => give(vp, &mut st),
-                Res::ForfeitHome => give([win, 0], &mut st),
-                Res::ForfeitAway => give([0, win], &mut st),
-                Res::DoubleForfeit => {
-                    st.losses[h] += 1;
-                    st.losses[w] += 1;
-                }
-            }
-            round.games.push(Game { home, away, res });
-        }
-        stats.games += round.games.len();
-        // Withdrawals after this round (none after the last).
-        if r < rounds {
-            for (p, player) in players.iter_mut().enumerate() {
-                if !st.active[p] {
-                    continue;
-                }
-                let odds = match cfg.sport {
-                    Sport::Chess => 100,
-                    Sport::Cards if st.losses[p] > st.wins[p] => 300,
-                    Sport::Cards => 50,
-                    Sport::Bridge => 50,
-                };
-                if rng.chance(odds) {
-                    st.active[p] = false;
-                    player.withdrawn_after = Some(r);
-                    stats.withdrawals += 1;
-                }
-            }
-        }
-        round.byes.sort_by_key(|b| b.who);
-        out_rounds.push(round);
     }
+    pool.sort_by(|&a, &b| {
+        st.score[b as usize]
+            .cmp(&st.score[a as usize])
+            .then(a.cmp(&b))
+    });
+    if pool.len() % 2 == 1 {
+        let at = pool
+            .iter()
+            .rposition(|&p| !st.had_bye[p as usize])
+            .unwrap_or(pool.len() - 1);
+        let p = pool.remove(at);
+        st.had_bye[p as usize] = true;
+        st.score[p as usize] += bye_pts;
+        st.wins[p as usize] += 1;
+        round.byes.push(Bye {
+            who: p,
+            kind: ByeKind::Pairing,
+        });
+        stats.pairing_byes += 1;
+    }
+    pool
+}
 
-    let name = match cfg.sport {
-        Sport::Chess => "Generated Chess Open",
-        Sport::Cards => "Generated Card-game Swiss",
-        Sport::Bridge => "Generated Swiss Teams",
-    };
-    Swiss {
-        sport: cfg.sport,
-        name: format!("{name} ({n} x {rounds}, seed {})", cfg.seed),
-        seed: cfg.seed,
-        players,
-        rounds: out_rounds,
-        scores: st.score,
-        stats,
+/// Round `r`'s games between `pairs`: colours, results, scores.
+fn play_round(
+    cfg: &Config,
+    rng: &mut Rng,
+    st: &mut State,
+    round: &mut Round,
+    stats: &mut Stats,
+    (r, pairs): (u32, &[(u32, u32)]),
+    (win, draw, _): (u32, u32, u32),
+) {
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        // Colours: the one with fewer whites so far is White.
+        let (ca, cb) = (st.colour[a as usize], st.colour[b as usize]);
+        let a_white = match ca.cmp(&cb) {
+            std::cmp::Ordering::Less => true,
+            std::cmp::Ordering::Greater => false,
+            std::cmp::Ordering::Equal => (k + r as usize).is_multiple_of(2),
+        };
+        let (home, away) = if a_white { (a, b) } else { (b, a) };
+        st.colour[home as usize] += 1;
+        st.colour[away as usize] -= 1;
+        st.met[home as usize].push(away);
+        st.met[away as usize].push(home);
+        let res = play(cfg.sport, rng, st, home, away, stats);
+        let (h, w) = (home as usize, away as usize);
+        let give = |pts: [u32; 2], st: &mut State| {
+            st.score[h] += pts[0];
+            st.score[w] += pts[1];
+            for (i, who) in [h, w].into_iter().enumerate() {
+                if pts[i] > pts[1 - i] {
+                    st.wins[who] += 1;
+                } else if pts[i] < pts[1 - i] {
+                    st.losses[who] += 1;
+                }
+            }
+        };
+        match res {
+            Res::Chess(Winner::Home) => give([win, 0], st),
+            Res::Chess(Winner::Away) => give([0, win], st),
+            Res::Chess(Winner::Draw) => give([draw, draw], st),
+            Res::Cards { home, away, .. } => match home.cmp(&away) {
+                std::cmp::Ordering::Greater => give([win, 0], st),
+                std::cmp::Ordering::Less => give([0, win], st),
+                std::cmp::Ordering::Equal => give([draw, draw], st),
+            },
+            Res::Bridge { vp, .. } => give(vp, st),
+            Res::ForfeitHome => give([win, 0], st),
+            Res::ForfeitAway => give([0, win], st),
+            Res::DoubleForfeit => {
+                st.losses[h] += 1;
+                st.losses[w] += 1;
+            }
+        }
+        round.games.push(Game { home, away, res });
+    }
+}
+
+/// Who withdraws after round `r`.
+fn withdrawals(
+    cfg: &Config,
+    rng: &mut Rng,
+    st: &mut State,
+    players: &mut [Player],
+    stats: &mut Stats,
+    r: u32,
+) {
+    for (p, player) in players.iter_mut().enumerate() {
+        if !st.active[p] {
+            continue;
+        }
+        let odds = match cfg.sport {
+            Sport::Chess => 100,
+            Sport::Cards if st.losses[p] > st.wins[p] => 300,
+            Sport::Cards => 50,
+            Sport::Bridge => 50,
+        };
+        if rng.chance(odds) {
+            st.active[p] = false;
+            player.withdrawn_after = Some(r);
+            stats.withdrawals += 1;
+        }
     }
 }
 

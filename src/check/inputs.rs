@@ -435,15 +435,44 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
         .unwrap_or_else(|| "the ruleset".into());
     let used = reachable(rs);
     unread_warnings(event, rs, &ruleset);
-    let mut errors = Vec::new();
-    // Units the ranking reads: on every played game or on none.
+    let event: &Event = event;
+    let (units, values) = reads_without_default(rs, &used);
+    let mut errors: Vec<Diag> = units
+        .into_iter()
+        .filter_map(|(i, r)| partial_unit(event, rs, &rs.reads[i], r, &ruleset))
+        .collect();
+    errors.extend(
+        values
+            .into_iter()
+            .filter_map(|(i, r)| partial_value(event, rs, &rs.reads[i], r, &ruleset)),
+    );
+    if let Some((file, span)) = used.boards {
+        errors.extend(partial_boards(event, rs, file, span, &ruleset));
+    }
+    match errors.len() {
+        0 => Ok(()),
+        1 => Err(errors.remove(0)),
+        n => Err(Diag::many(
+            codes::DATA_PARTIAL_DATA,
+            format!("the data is partial in {n} ways"),
+            errors,
+        )),
+    }
+}
+
+/// Declarations read: (index of the declaration, the read to point at).
+type ReadsOf<'a> = Vec<(usize, &'a Read)>;
+
+/// The units (round data) and participant values the ranking reads that
+/// declare no default: (index of the declaration, the read to point at),
+/// one read per declaration. A unit with a declared default may be on
+/// some games only (a knockout's carry-over is on one game of the match).
+fn reads_without_default<'a>(rs: &Ruleset, used: &'a Uses) -> (ReadsOf<'a>, ReadsOf<'a>) {
     let mut units: Vec<(usize, &Read)> = Vec::new();
     let mut values: Vec<(usize, &Read)> = Vec::new();
     for r in &used.reads {
         if let Some((i, d)) = decl_of(&rs.reads, r) {
             let list = match d.kind {
-                // A unit with a declared default may be on some games only
-                // (a knockout's carry-over is on one game of the match).
                 DataKind::Round if d.default.is_none() => &mut units,
                 DataKind::Participant if d.default.is_none() => &mut values,
                 _ => continue,
@@ -456,134 +485,158 @@ pub fn check_event(event: &mut Event, rs: &Ruleset) -> Result<(), Diag> {
             }
         }
     }
-    for (i, r) in units {
-        let d = &rs.reads[i];
-        let Some(u) = event.find_unit(&d.name) else {
-            continue; // absent everywhere: the evaluator's missing_data
-        };
-        let (mut with, mut lacking) = (0usize, Vec::new());
-        // Units the games that lack it carry instead (`imp` for `imps`).
-        let mut instead: BTreeSet<&str> = BTreeSet::new();
-        for p in &event.participants {
-            for e in p.entries.iter().filter(|e| e.status.played()) {
-                if e.unit(u).is_some() {
-                    with += 1;
-                } else {
-                    lacking.push(format!("`{}` in round {}", p.id, e.round));
-                    for (v, _) in e.units() {
-                        let other = event.units[*v as usize].as_str();
-                        if did_you_mean(other, std::iter::once(d.name.as_str())).is_some() {
-                            instead.insert(other);
-                        }
+    (units, values)
+}
+
+/// A unit the ranking reads (declared `d`, read at `r`) that is on some
+/// played games but not all: an error naming those that lack it.
+fn partial_unit(
+    event: &Event,
+    rs: &Ruleset,
+    d: &DataDecl,
+    r: &Read,
+    ruleset: &str,
+) -> Option<Diag> {
+    let Some(u) = event.find_unit(&d.name) else {
+        return None; // absent everywhere: the evaluator's missing_data
+    };
+    let (mut with, mut lacking) = (0usize, Vec::new());
+    // Units the games that lack it carry instead (`imp` for `imps`).
+    let mut instead: BTreeSet<&str> = BTreeSet::new();
+    for p in &event.participants {
+        for e in p.entries.iter().filter(|e| e.status.played()) {
+            if e.unit(u).is_some() {
+                with += 1;
+            } else {
+                lacking.push(format!("`{}` in round {}", p.id, e.round));
+                for (v, _) in e.units() {
+                    let other = event.units[*v as usize].as_str();
+                    if did_you_mean(other, std::iter::once(d.name.as_str())).is_some() {
+                        instead.insert(other);
                     }
                 }
             }
         }
-        let misspelt = match instead.iter().next() {
-            Some(o) => format!("; those games give `{o}`: did you mean `{}` there?", d.name),
-            None => String::new(),
-        };
-        if with > 0 && !lacking.is_empty() {
-            errors.push(
-                Diag::error(
-                    codes::DATA_PARTIAL_DATA,
-                    format!(
-                        "the unit `{}` is missing on {} of {} played rounds: {}",
-                        d.name,
-                        lacking.len(),
-                        with + lacking.len(),
-                        name_some(&lacking)
-                    ),
-                )
-                .at(
-                    &rs.files[r.file],
-                    r.span,
-                    format!("{ruleset} reads it here"),
-                )
-                .with_help(format!(
-                    "give `{}` on every played game (a bye or an unplayed round may lack it); \
-                     a missing one would be read as undefined, or as the `??` default{misspelt}",
-                    d.name
-                )),
-            );
-        }
     }
-    for (i, r) in values {
-        let d = &rs.reads[i];
-        let have: Vec<&str> = event
-            .participants
-            .iter()
-            .filter(|p| p.values.contains_key(&d.name))
-            .map(|p| p.id.as_str())
-            .collect();
-        if have.is_empty() {
-            continue; // absent everywhere: the evaluator's missing_data
-        }
-        let lacking: Vec<String> = event
-            .participants
-            .iter()
-            .filter(|p| !p.values.contains_key(&d.name))
-            .map(|p| format!("`{}`", p.id))
-            .collect();
-        if !lacking.is_empty() {
-            errors.push(
-                Diag::error(
-                    codes::DATA_PARTIAL_DATA,
-                    format!(
-                        "the participant value `{}` is given for {} participants but not for {}",
-                        d.name,
-                        have.len(),
-                        name_some(&lacking)
-                    ),
-                )
-                .at(&rs.files[r.file], r.span, format!("{ruleset} reads it here"))
-                .with_help(format!(
-                    "give `{}` in every participant's `values`; the ruleset declares no default for it, \
-                     so a missing one would be read as undefined",
-                    d.name
-                )),
-            );
-        }
+    let misspelt = match instead.iter().next() {
+        Some(o) => format!("; those games give `{o}`: did you mean `{}` there?", d.name),
+        None => String::new(),
+    };
+    if with > 0 && !lacking.is_empty() {
+        return Some(
+            Diag::error(
+                codes::DATA_PARTIAL_DATA,
+                format!(
+                    "the unit `{}` is missing on {} of {} played rounds: {}",
+                    d.name,
+                    lacking.len(),
+                    with + lacking.len(),
+                    name_some(&lacking)
+                ),
+            )
+            .at(
+                &rs.files[r.file],
+                r.span,
+                format!("{ruleset} reads it here"),
+            )
+            .with_help(format!(
+                "give `{}` on every played game (a bye or an unplayed round may lack it); \
+                 a missing one would be read as undefined, or as the `??` default{misspelt}",
+                d.name
+            )),
+        );
     }
-    if let Some((file, span)) = used.boards {
-        let (mut with, mut lacking) = (0usize, Vec::new());
-        for p in &event.participants {
-            for e in p.entries.iter().filter(|e| e.status.played()) {
-                if e.boards().is_empty() {
-                    lacking.push(format!("`{}` in round {}", p.id, e.round));
-                } else {
-                    with += 1;
-                }
+    None
+}
+
+/// A participant value the ranking reads (declared `d`, read at `r`) that
+/// some participants have and others lack: an error naming those.
+fn partial_value(
+    event: &Event,
+    rs: &Ruleset,
+    d: &DataDecl,
+    r: &Read,
+    ruleset: &str,
+) -> Option<Diag> {
+    let have: Vec<&str> = event
+        .participants
+        .iter()
+        .filter(|p| p.values.contains_key(&d.name))
+        .map(|p| p.id.as_str())
+        .collect();
+    if have.is_empty() {
+        return None; // absent everywhere: the evaluator's missing_data
+    }
+    let lacking: Vec<String> = event
+        .participants
+        .iter()
+        .filter(|p| !p.values.contains_key(&d.name))
+        .map(|p| format!("`{}`", p.id))
+        .collect();
+    if !lacking.is_empty() {
+        return Some(
+            Diag::error(
+                codes::DATA_PARTIAL_DATA,
+                format!(
+                    "the participant value `{}` is given for {} participants but not for {}",
+                    d.name,
+                    have.len(),
+                    name_some(&lacking)
+                ),
+            )
+            .at(&rs.files[r.file], r.span, format!("{ruleset} reads it here"))
+            .with_help(format!(
+                "give `{}` in every participant's `values`; the ruleset declares no default for it, \
+                 so a missing one would be read as undefined",
+                d.name
+            )),
+        );
+    }
+    None
+}
+
+/// Board results, which the ranking reads (in file `file` at `span`), on
+/// some played games but not all: an error naming those that lack them.
+fn partial_boards(
+    event: &Event,
+    rs: &Ruleset,
+    file: usize,
+    span: Span,
+    ruleset: &str,
+) -> Option<Diag> {
+    let (mut with, mut lacking) = (0usize, Vec::new());
+    for p in &event.participants {
+        for e in p.entries.iter().filter(|e| e.status.played()) {
+            if e.boards().is_empty() {
+                lacking.push(format!("`{}` in round {}", p.id, e.round));
+            } else {
+                with += 1;
             }
         }
-        if with > 0 && !lacking.is_empty() {
-            errors.push(
-                Diag::error(
-                    codes::DATA_PARTIAL_DATA,
-                    format!(
-                        "board results are missing on {} of {} played rounds: {}",
-                        lacking.len(),
-                        with + lacking.len(),
-                        name_some(&lacking)
-                    ),
-                )
-                .at(&rs.files[file], span, format!("{ruleset} reads board results here"))
-                .with_help(
-                    "give `boards` for every played game (a bye or an unplayed round may lack them); \
-                     a game without them would count as no board results, 0 against every opponent",
+    }
+    if with > 0 && !lacking.is_empty() {
+        return Some(
+            Diag::error(
+                codes::DATA_PARTIAL_DATA,
+                format!(
+                    "board results are missing on {} of {} played rounds: {}",
+                    lacking.len(),
+                    with + lacking.len(),
+                    name_some(&lacking)
                 ),
-            );
-        }
+            )
+            .at(
+                &rs.files[file],
+                span,
+                format!("{ruleset} reads board results here"),
+            )
+            .with_help(
+                "give `boards` for every played game (a bye or an unplayed round may lack them); \
+                 a game without them would count as no board results, 0 against every opponent",
+            ),
+        );
     }
-    match errors.len() {
-        0 => Ok(()),
-        1 => Err(errors.remove(0)),
-        n => Err(Diag::many(
-            codes::DATA_PARTIAL_DATA,
-            format!("the data is partial in {n} ways"),
-            errors,
-        )),
-    }
+    None
 }
 
 /// Warnings for the native file's values that no loaded ruleset file

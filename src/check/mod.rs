@@ -590,7 +590,28 @@ impl Checker {
     }
 
     fn resolve_all(&mut self, overrides: &[(String, Num)]) {
-        // Parameters: constant values.
+        self.resolve_params(overrides);
+        self.resolve_metrics();
+        self.cycles();
+        self.resolve_procs();
+        self.resolve_categories();
+        if let Some((fid, n)) = self.standings.clone() {
+            if !self.proc_ix.contains_key(&n.name) {
+                self.err(
+                    fid,
+                    n.span,
+                    codes::CHECK_UNKNOWN_PROCEDURE,
+                    format!("`standings {}`: no procedure of that name", n.name),
+                    "unknown procedure",
+                    &self.suggest(&n.name, "a procedure"),
+                );
+            }
+        }
+    }
+
+    /// Parameters: constant values, then `set`, then `--param` (each in
+    /// turn overriding the one before).
+    fn resolve_params(&mut self, overrides: &[(String, Num)]) {
         for (fid, n, e) in self.param_defs.clone() {
             let value = match const_eval(&e) {
                 Some(v) => v,
@@ -654,7 +675,12 @@ impl Checker {
                 }
             }
         }
-        // Metric and procedure indices first, so bodies can refer forward.
+    }
+
+    /// Every metric's body, checked in its context (a criterion's, for a
+    /// group-relative one); the names of metrics and procedures are known
+    /// first, so bodies can refer forward.
+    fn resolve_metrics(&mut self) {
         for (i, (_, m)) in self.metric_defs.iter().enumerate() {
             self.metric_ix.insert(m.name.name.clone(), i);
         }
@@ -690,63 +716,21 @@ impl Checker {
                 span: m.name.span,
             });
         }
-        self.cycles();
+    }
+
+    /// Every procedure's steps, each with its hand-off (the procedure's
+    /// default where it names none), and its end.
+    fn resolve_procs(&mut self) {
         for (fid, p) in self.proc_defs.clone() {
             let default = match &p.default_then {
                 Some(h) => self.handoff(fid, h),
                 None => PHandoff::Always(PAction::Continue),
             };
-            let mut steps = Vec::new();
-            for s in &p.steps {
-                // A step copied from a code is in the code's file.
-                let fid = s.file.unwrap_or(fid);
-                let mut sc = Scope::new(fid, Ctx::Step, None);
-                let expr = self.expr(&s.expr, &mut sc);
-                let group_relative = sc.uses_group;
-                let when = s.when.as_ref().map(|w| {
-                    let mut wc = Scope::new(fid, Ctx::Condition, None);
-                    let e = self.expr(w, &mut wc);
-                    sc.max_slots = sc.max_slots.max(wc.max_slots);
-                    e
-                });
-                let then = match &s.then {
-                    Some(h) => self.handoff(fid, h),
-                    None => default.clone(),
-                };
-                let label = s.label.clone().unwrap_or_else(|| match &s.expr.kind {
-                    ExprKind::Var(n) => self
-                        .metric_ix
-                        .get(n)
-                        .map(|&i| {
-                            self.metric_defs[i]
-                                .1
-                                .label
-                                .clone()
-                                .unwrap_or_else(|| n.clone())
-                        })
-                        .unwrap_or_else(|| n.clone()),
-                    _ => self.files[fid].text[s.expr.span.start..s.expr.span.end].to_string(),
-                });
-                let cite = s.cite.clone();
-                let (dir, reversed) = self.step_direction(fid, s);
-                steps.push(PStep {
-                    expr,
-                    slots: sc.max_slots,
-                    dir,
-                    reversed,
-                    select: s.select,
-                    when,
-                    then,
-                    label,
-                    decimals: s.decimals,
-                    cite,
-                    doc: s.doc.clone(),
-                    group_relative,
-                    file: fid,
-                    span: s.span,
-                    places: s.places,
-                });
-            }
+            let steps = p
+                .steps
+                .iter()
+                .map(|s| self.step(fid, s, &default))
+                .collect();
             let (end, end_cite) = match &p.end {
                 Some(e) => (e.kind.clone(), e.cite.clone()),
                 None => (ast::EndKind::Shared, None),
@@ -761,18 +745,58 @@ impl Checker {
                 file: fid,
             });
         }
-        self.resolve_categories();
-        if let Some((fid, n)) = self.standings.clone() {
-            if !self.proc_ix.contains_key(&n.name) {
-                self.err(
-                    fid,
-                    n.span,
-                    codes::CHECK_UNKNOWN_PROCEDURE,
-                    format!("`standings {}`: no procedure of that name", n.name),
-                    "unknown procedure",
-                    &self.suggest(&n.name, "a procedure"),
-                );
-            }
+    }
+
+    /// One step of a procedure in file `fid`: its expression, condition,
+    /// hand-off (`default` where it names none), label and direction.
+    fn step(&mut self, fid: FileId, s: &ast::Step, default: &PHandoff) -> PStep {
+        // A step copied from a code is in the code's file.
+        let fid = s.file.unwrap_or(fid);
+        let mut sc = Scope::new(fid, Ctx::Step, None);
+        let expr = self.expr(&s.expr, &mut sc);
+        let group_relative = sc.uses_group;
+        let when = s.when.as_ref().map(|w| {
+            let mut wc = Scope::new(fid, Ctx::Condition, None);
+            let e = self.expr(w, &mut wc);
+            sc.max_slots = sc.max_slots.max(wc.max_slots);
+            e
+        });
+        let then = match &s.then {
+            Some(h) => self.handoff(fid, h),
+            None => default.clone(),
+        };
+        let label = s.label.clone().unwrap_or_else(|| match &s.expr.kind {
+            ExprKind::Var(n) => self
+                .metric_ix
+                .get(n)
+                .map(|&i| {
+                    self.metric_defs[i]
+                        .1
+                        .label
+                        .clone()
+                        .unwrap_or_else(|| n.clone())
+                })
+                .unwrap_or_else(|| n.clone()),
+            _ => self.files[fid].text[s.expr.span.start..s.expr.span.end].to_string(),
+        });
+        let cite = s.cite.clone();
+        let (dir, reversed) = self.step_direction(fid, s);
+        PStep {
+            expr,
+            slots: sc.max_slots,
+            dir,
+            reversed,
+            select: s.select,
+            when,
+            then,
+            label,
+            decimals: s.decimals,
+            cite,
+            doc: s.doc.clone(),
+            group_relative,
+            file: fid,
+            span: s.span,
+            places: s.places,
         }
     }
 

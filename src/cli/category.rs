@@ -4,7 +4,9 @@
 //! category's list, with a warning naming each participant a condition
 //! leaves undecided (an error with `--strict`).
 
-use crate::{warnings, DiagStyle, Prepared};
+use crate::cli::diagnostics::warnings;
+use crate::cli::prepare::Prepared;
+use crate::DiagStyle;
 use tb::codes;
 use tb::diag::Diag;
 use tb::rank::categories::CategoryList;

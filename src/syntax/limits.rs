@@ -32,19 +32,96 @@ pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
         .in_source(src)
         .with_help("split it into libraries with `import`"));
     }
-    // Brackets and `if`s nest in the grammar, and a run of prefix operators
-    // recurses in the Pratt parser: bound them before pest sees the text.
-    // An `if` nests everything after it up to the end of its expression, so
-    // `ifs[k]` counts the `if`s open at bracket level k until the bracket
-    // closes or a word or comma ends the expression.
+    nesting(src)?;
+    // Long operator chains also recurse in the Pratt parser.
+    let tokens = src.text.split_whitespace().count();
+    if tokens > 200_000 {
+        return Err(
+            Diag::error(codes::PARSE_TOO_LARGE, "ruleset has too many tokens").in_source(src),
+        );
+    }
+    Ok(())
+}
+
+/// Words that end an expression, closing the `if`s in it.
+const ENDS_EXPRESSION: &[&str] = &[
+    "metric",
+    "criterion",
+    "param",
+    "set",
+    "procedure",
+    "step",
+    "standings",
+    "reads",
+    "import",
+    "title",
+    "source",
+    "edition",
+    "when",
+    "desc",
+    "asc",
+    "cite",
+    "as",
+    "decimals",
+    "select",
+    "otherwise",
+    "for",
+    "where",
+    "by",
+    "voluntary",
+];
+
+/// How deep the text being scanned nests, where it stands.
+///
+/// Brackets and `if`s nest in the grammar, and a run of prefix operators
+/// recurses in the Pratt parser: bound them before pest sees the text.
+/// An `if` nests everything after it up to the end of its expression, so
+/// `ifs[k]` counts the `if`s open at bracket level k until the bracket
+/// closes or a word or comma ends the expression.
+struct Nesting {
+    ifs: Vec<usize>,
+    open_ifs: usize,
+    prefix_run: usize,
+}
+
+impl Nesting {
+    /// Whether brackets and `if`s now nest too deep.
+    fn too_deep(&self) -> bool {
+        self.ifs.len() - 1 + self.open_ifs > MAX_NESTING
+    }
+
+    /// A `-` or `not`: refused, with `help`, when the run of them is now
+    /// too long.
+    fn prefix(&mut self, help: &'static str) -> Result<(), &'static str> {
+        self.prefix_run += 1;
+        if self.prefix_run > MAX_PREFIX_RUN {
+            return Err(help);
+        }
+        Ok(())
+    }
+
+    /// A comma or a word that ends the expression: its `if`s close.
+    fn end_expression(&mut self) {
+        let top = self.ifs.last_mut().map(std::mem::take).unwrap_or(0);
+        self.open_ifs -= top;
+    }
+}
+
+/// Bound the nesting of brackets and `if`s and the runs of prefix
+/// operators (see [`Nesting`]), skipping strings and comments.
+fn nesting(src: &Source) -> Result<(), Diag> {
     let too_deep = |at: usize, what: String, help: &str| {
         Diag::error(codes::PARSE_TOO_DEEP, what)
             .at(src, Span::new(at, at + 1), "too deep here")
             .with_help(help.to_string())
     };
-    let mut ifs: Vec<usize> = vec![0];
-    let mut open_ifs = 0usize;
-    let mut prefix_run = 0usize;
+    let nested = || format!("brackets and `if`s nest more than {MAX_NESTING} deep");
+    let run = || format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row");
+    let mut n = Nesting {
+        ifs: vec![0],
+        open_ifs: 0,
+        prefix_run: 0,
+    };
     let mut in_str = false;
     let mut in_comment = false;
     let text = &*src.text;
@@ -69,41 +146,33 @@ pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
         match c {
             b'"' => {
                 in_str = true;
-                prefix_run = 0;
+                n.prefix_run = 0;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
             b'(' | b'[' | b'{' => {
-                ifs.push(0);
-                prefix_run = 0;
-                if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                n.ifs.push(0);
+                n.prefix_run = 0;
+                if n.too_deep() {
                     return Err(too_deep(
                         i,
-                        format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                        nested(),
                         "name an inner part as its own metric",
                     ));
                 }
             }
             b')' | b']' | b'}' => {
-                if ifs.len() > 1 {
-                    open_ifs -= ifs.pop().unwrap_or(0);
+                if n.ifs.len() > 1 {
+                    n.open_ifs -= n.ifs.pop().unwrap_or(0);
                 }
-                prefix_run = 0;
+                n.prefix_run = 0;
             }
             b',' => {
-                let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
-                open_ifs -= top;
-                prefix_run = 0;
+                n.end_expression();
+                n.prefix_run = 0;
             }
-            b'-' => {
-                prefix_run += 1;
-                if prefix_run > MAX_PREFIX_RUN {
-                    return Err(too_deep(
-                        i,
-                        format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
-                        "remove the repeated signs; `- - x` is `x`",
-                    ));
-                }
-            }
+            b'-' => n
+                .prefix("remove the repeated signs; `- - x` is `x`")
+                .map_err(|help| too_deep(i, run(), help))?,
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
                 while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
@@ -111,77 +180,35 @@ pub(super) fn precheck(src: &Source) -> Result<(), Diag> {
                 }
                 match &text[start..i] {
                     "if" => {
-                        prefix_run = 0;
-                        if let Some(top) = ifs.last_mut() {
+                        n.prefix_run = 0;
+                        if let Some(top) = n.ifs.last_mut() {
                             *top += 1;
                         }
-                        open_ifs += 1;
-                        if ifs.len() - 1 + open_ifs > MAX_NESTING {
+                        n.open_ifs += 1;
+                        if n.too_deep() {
                             return Err(too_deep(
                                 start,
-                                format!("brackets and `if`s nest more than {MAX_NESTING} deep"),
+                                nested(),
                                 "name an inner part as its own metric, or break the chain of `else if`s",
                             ));
                         }
                     }
-                    "not" => {
-                        prefix_run += 1;
-                        if prefix_run > MAX_PREFIX_RUN {
-                            return Err(too_deep(
-                                start,
-                                format!("more than {MAX_PREFIX_RUN} `-` or `not` in a row"),
-                                "remove the repeated operators; `not not c` is `c`",
-                            ));
-                        }
-                    }
+                    "not" => n
+                        .prefix("remove the repeated operators; `not not c` is `c`")
+                        .map_err(|help| too_deep(start, run(), help))?,
                     word => {
-                        prefix_run = 0;
-                        // Words that end an expression close the `if`s in it.
-                        if matches!(
-                            word,
-                            "metric"
-                                | "criterion"
-                                | "param"
-                                | "set"
-                                | "procedure"
-                                | "step"
-                                | "standings"
-                                | "reads"
-                                | "import"
-                                | "title"
-                                | "source"
-                                | "edition"
-                                | "when"
-                                | "desc"
-                                | "asc"
-                                | "cite"
-                                | "as"
-                                | "decimals"
-                                | "select"
-                                | "otherwise"
-                                | "for"
-                                | "where"
-                                | "by"
-                                | "voluntary"
-                        ) {
-                            let top = ifs.last_mut().map(std::mem::take).unwrap_or(0);
-                            open_ifs -= top;
+                        n.prefix_run = 0;
+                        if ENDS_EXPRESSION.contains(&word) {
+                            n.end_expression();
                         }
                     }
                 }
                 continue;
             }
-            c if !c.is_ascii_whitespace() => prefix_run = 0,
+            c if !c.is_ascii_whitespace() => n.prefix_run = 0,
             _ => {}
         }
         i += 1;
-    }
-    // Long operator chains also recurse in the Pratt parser.
-    let tokens = src.text.split_whitespace().count();
-    if tokens > 200_000 {
-        return Err(
-            Diag::error(codes::PARSE_TOO_LARGE, "ruleset has too many tokens").in_source(src),
-        );
     }
     Ok(())
 }

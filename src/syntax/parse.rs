@@ -274,70 +274,8 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         Rule::editions => editions(p, src, sp),
         Rule::table => table(p, src, sp),
         Rule::category => category(p, src, sp),
-        Rule::param | Rule::set => {
-            let is_param = p.as_rule() == Rule::param;
-            let mut it = p.into_inner().skip(1);
-            let name = ident(
-                it.next()
-                    .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "name"))?,
-            );
-            let value = expr(
-                it.next()
-                    .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "value"))?,
-                src,
-            )?;
-            Ok(if is_param {
-                Item::Param(name, value)
-            } else {
-                Item::Set(name, value)
-            })
-        }
-        Rule::metric | Rule::criterion => {
-            let group_relative = p.as_rule() == Rule::criterion;
-            let doc = doc_before(src, sp.start);
-            let mut name = None;
-            let mut params = Vec::new();
-            let mut label = None;
-            let mut body = None;
-            let mut cite_s = None;
-            let mut better = None;
-            for c in p.into_inner() {
-                match c.as_rule() {
-                    Rule::kw_metric | Rule::kw_criterion => {}
-                    Rule::ident => name = Some(ident(c)),
-                    Rule::param_list => params = c.into_inner().map(ident).collect(),
-                    Rule::string => label = Some(string(c)),
-                    Rule::better => {
-                        let at = span_of(&c);
-                        let dir = match c.into_inner().next().map(|k| k.as_rule()) {
-                            Some(Rule::kw_lower) => Direction::Asc,
-                            _ => Direction::Desc,
-                        };
-                        better = Some((dir, at));
-                    }
-                    Rule::expr => body = Some(expr(c, src)?),
-                    Rule::cite => cite_s = c.into_inner().nth(1).map(string),
-                    _ => return Err(bad(&c, src, "token in a definition")),
-                }
-            }
-            match (name, body) {
-                (Some(name), Some(body)) => Ok(Item::Metric(MetricDef {
-                    name,
-                    params,
-                    label,
-                    better,
-                    body,
-                    cite: cite_s,
-                    doc,
-                    group_relative,
-                    span: sp,
-                })),
-                _ => {
-                    Err(Diag::error(codes::PARSE_SYNTAX, "incomplete definition")
-                        .at(src, sp, "here"))
-                }
-            }
-        }
+        Rule::param | Rule::set => param_or_set(p, src),
+        Rule::metric | Rule::criterion => metric(p, src, sp),
         Rule::procedure => procedure(p, src).map(Item::Procedure),
         Rule::standings => {
             let what = p.into_inner().nth(1).ok_or_else(|| {
@@ -352,60 +290,130 @@ fn item(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
         Rule::code => declarations::code(p, src),
         Rule::qualifier => Ok(declarations::qualifier(p, sp)),
         Rule::code_list => declarations::code_list(p, src, sp),
-        Rule::reads => {
-            let doc = doc_before(src, sp.start);
-            let mut kind = DataKind::Round;
-            let mut name = None;
-            let mut default = None;
-            let mut cite_s = None;
-            for c in p.into_inner() {
-                match c.as_rule() {
-                    Rule::kw_reads => {}
-                    Rule::read_kind => {
-                        kind = match c.as_str() {
-                            "participant" => DataKind::Participant,
-                            "event" => DataKind::Event,
-                            _ => DataKind::Round,
-                        }
-                    }
-                    Rule::field_name => name = Some(ident(c)),
-                    Rule::read_default => {
-                        let n = c.into_inner().nth(1);
-                        let text = n.as_ref().map(|n| n.as_str()).unwrap_or("");
-                        let (neg, digits) = match text.strip_prefix('-') {
-                            Some(d) => (true, d),
-                            None => (false, text),
-                        };
-                        let v = Num::parse(digits)
-                            .and_then(|v| if neg { v.neg().ok() } else { Some(v) })
-                            .ok_or_else(|| {
-                                Diag::error(
-                                    codes::PARSE_BAD_NUMBER,
-                                    format!("`{text}` is not a number tb can hold exactly"),
-                                )
-                                .at(src, sp, "here")
-                                .with_help("numbers may have at most 18 significant digits (exact fractions of 64-bit integers)")
-                            })?;
-                        default = Some(v);
-                    }
-                    Rule::cite => cite_s = c.into_inner().nth(1).map(string),
-                    _ => return Err(bad(&c, src, "token in a `reads` line")),
-                }
-            }
-            let name = name.ok_or_else(|| {
-                Diag::error(codes::PARSE_SYNTAX, "`reads` needs a value name").at(src, sp, "here")
-            })?;
-            Ok(Item::Reads(ReadDecl {
-                kind,
-                name,
-                default,
-                cite: cite_s,
-                doc,
-                span: sp,
-            }))
-        }
+        Rule::reads => reads(p, src, sp),
         _ => Err(bad(&p, src, "item")),
     }
+}
+
+/// `param NAME = VALUE` or `set NAME = VALUE`.
+fn param_or_set(p: Pair<Rule>, src: &Source) -> Result<Item, Diag> {
+    let is_param = p.as_rule() == Rule::param;
+    let mut it = p.into_inner().skip(1);
+    let name = ident(
+        it.next()
+            .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "name"))?,
+    );
+    let value = expr(
+        it.next()
+            .ok_or_else(|| Diag::error(codes::PARSE_SYNTAX, "value"))?,
+        src,
+    )?;
+    Ok(if is_param {
+        Item::Param(name, value)
+    } else {
+        Item::Set(name, value)
+    })
+}
+
+/// `metric` or `criterion` (group-relative): name, parameters, label,
+/// direction, body, citation, and the doc comment before it.
+fn metric(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
+    let group_relative = p.as_rule() == Rule::criterion;
+    let doc = doc_before(src, sp.start);
+    let mut name = None;
+    let mut params = Vec::new();
+    let mut label = None;
+    let mut body = None;
+    let mut cite_s = None;
+    let mut better = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_metric | Rule::kw_criterion => {}
+            Rule::ident => name = Some(ident(c)),
+            Rule::param_list => params = c.into_inner().map(ident).collect(),
+            Rule::string => label = Some(string(c)),
+            Rule::better => {
+                let at = span_of(&c);
+                let dir = match c.into_inner().next().map(|k| k.as_rule()) {
+                    Some(Rule::kw_lower) => Direction::Asc,
+                    _ => Direction::Desc,
+                };
+                better = Some((dir, at));
+            }
+            Rule::expr => body = Some(expr(c, src)?),
+            Rule::cite => cite_s = c.into_inner().nth(1).map(string),
+            _ => return Err(bad(&c, src, "token in a definition")),
+        }
+    }
+    match (name, body) {
+        (Some(name), Some(body)) => Ok(Item::Metric(MetricDef {
+            name,
+            params,
+            label,
+            better,
+            body,
+            cite: cite_s,
+            doc,
+            group_relative,
+            span: sp,
+        })),
+        _ => Err(Diag::error(codes::PARSE_SYNTAX, "incomplete definition").at(src, sp, "here")),
+    }
+}
+
+/// `reads [participant|event|round] NAME [?? DEFAULT]`, with its citation
+/// and the doc comment before it.
+fn reads(p: Pair<Rule>, src: &Source, sp: Span) -> Result<Item, Diag> {
+    let doc = doc_before(src, sp.start);
+    let mut kind = DataKind::Round;
+    let mut name = None;
+    let mut default = None;
+    let mut cite_s = None;
+    for c in p.into_inner() {
+        match c.as_rule() {
+            Rule::kw_reads => {}
+            Rule::read_kind => {
+                kind = match c.as_str() {
+                    "participant" => DataKind::Participant,
+                    "event" => DataKind::Event,
+                    _ => DataKind::Round,
+                }
+            }
+            Rule::field_name => name = Some(ident(c)),
+            Rule::read_default => {
+                let n = c.into_inner().nth(1);
+                let text = n.as_ref().map(|n| n.as_str()).unwrap_or("");
+                let (neg, digits) = match text.strip_prefix('-') {
+                    Some(d) => (true, d),
+                    None => (false, text),
+                };
+                let v = Num::parse(digits)
+                    .and_then(|v| if neg { v.neg().ok() } else { Some(v) })
+                    .ok_or_else(|| {
+                        Diag::error(
+                            codes::PARSE_BAD_NUMBER,
+                            format!("`{text}` is not a number tb can hold exactly"),
+                        )
+                        .at(src, sp, "here")
+                        .with_help("numbers may have at most 18 significant digits (exact fractions of 64-bit integers)")
+                    })?;
+                default = Some(v);
+            }
+            Rule::cite => cite_s = c.into_inner().nth(1).map(string),
+            _ => return Err(bad(&c, src, "token in a `reads` line")),
+        }
+    }
+    let name = name.ok_or_else(|| {
+        Diag::error(codes::PARSE_SYNTAX, "`reads` needs a value name").at(src, sp, "here")
+    })?;
+    Ok(Item::Reads(ReadDecl {
+        kind,
+        name,
+        default,
+        cite: cite_s,
+        doc,
+        span: sp,
+    }))
 }
 
 fn procedure(p: Pair<Rule>, src: &Source) -> Result<ProcDef, Diag> {

@@ -10,7 +10,8 @@
 
 mod file;
 
-use crate::{prepare_event, PathArgs, RulesArgs, SystemArg, EXIT_VERIFY};
+use crate::cli::prepare::prepare_event;
+use crate::{PathArgs, RulesArgs, SystemArg, EXIT_VERIFY};
 use file::{At, Case, EventRef, Expect, Expected};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -310,7 +311,7 @@ fn compare(
     if let Some(rank) = &e.rank {
         compared += 1;
         if rank.v != row.rank {
-            let cause = crate::cli::verify::cause(event, st, pid, rank.v, expected)
+            let cause = crate::cli::verify::causes::cause(event, st, pid, rank.v, expected)
                 .map_or(String::new(), |c| format!("\n  {c}"));
             diffs.push(format!(
                 "{who}: expected rank {}, computed {}{cause}",

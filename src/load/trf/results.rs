@@ -124,181 +124,35 @@ impl<'s> Loader<'s> {
         r: u32,
         unrated: &mut i64,
     ) -> Entry {
-        let src = self.src;
         let Games {
-            raws,
-            blocks,
-            by_num,
-            scoring,
-            pts,
-            ..
+            raws, scoring, pts, ..
         } = *ctx;
         let k = r as usize - 1;
         let absent = || Entry::unplayed(r, Status::Absent, pts.a, &scoring);
         let Some(b) = own.get(k) else {
             return absent();
         };
-        let result = char::from(b.result);
         if b.opp == 0 {
-            let status = match result {
-                ' ' | '-' => Status::Absent,
-                'H' => Status::HalfBye,
-                // The old notation of a half-point bye (before `H`), still
-                // written by some programs: read as one, with a note.
-                '=' => {
-                    self.old_half_byes.push(a.line);
-                    Status::HalfBye
-                }
-                'F' => Status::FullBye,
-                'U' => Status::PairingBye,
-                'Z' => Status::ZeroBye,
-                '+' => Status::ForfeitWin,
-                c => {
-                    let sp = a.spans(blocks, k);
-                    self.err(
-                        Diag::error(
-                            MALFORMED,
-                            format!(
-                                "line {}, column {}: round {r} result `{c}` is a game result but the opponent is 0000",
-                                a.line,
-                                src.line_col(sp.result.start).1
-                            ),
-                        )
-                        .at(src, sp.result, "a game needs an opponent")
-                        .at(src, sp.opp, "no opponent")
-                        .with_help("for a bye use H, F, U or Z; for a forfeit win without an opponent use +"),
-                    );
-                    return absent();
-                }
-            };
-            let points = pts.of(status, Outcome::Win);
-            let mut e = Entry::unplayed(r, status, points, &scoring);
-            if status == Status::ForfeitWin {
-                e.outcome = Outcome::Win;
-            }
-            return e;
+            return self.unpaired_entry(ctx, a, b, r).unwrap_or_else(absent);
         }
-        let n = b.opp;
-        if matches!(result, 'H' | 'F' | 'U' | 'Z') {
-            let sp = a.spans(blocks, k);
-            self.err(
-                Diag::error(
-                    MALFORMED,
-                    format!(
-                        "line {}: round {r} result `{result}` is a bye, but the opponent is {n}",
-                        a.line
-                    ),
-                )
-                .at(src, sp.opp, "a bye has opponent 0000")
-                .at(src, sp.result, "bye")
-                .with_help(
-                    "write 0000 in the opponent columns of a bye, or give the game's result",
-                ),
-            );
-            return absent();
-        }
-        let Some(j) = by_num.get(n) else {
-            self.err(
-                Diag::error(
-                    UNKNOWN_OPPONENT,
-                    format!(
-                        "line {}: round {r} names opponent {n}, but no 001 line has starting number {n}",
-                        a.line
-                    ),
-                )
-                .at(src, a.spans(blocks, k).opp, format!("no player {n}"))
-                .with_help("the opponent columns hold the starting number (columns 5-8) of another 001 line"),
-            );
+        let Some(j) = self.opponent(ctx, i, a, b, r) else {
             return absent();
         };
-        if j == i {
-            self.err(
-                Diag::error(
-                    INCONSISTENT,
-                    format!(
-                        "line {}: in round {r} player {n} is paired with itself",
-                        a.line
-                    ),
-                )
-                .at(src, a.spans(blocks, k).opp, "own starting number")
-                .with_help("the opponent columns must name another player"),
-            );
-            return absent();
-        }
         let Some(o) = raws.get(j) else {
             return absent();
         };
         if o.broken {
             return absent();
         }
-        let ob = o.blocks(blocks).get(k);
-        let back = ob.map(|x| x.opp).filter(|&m| m != 0);
-        if back != Some(a.num) {
-            let shows = match back {
-                Some(m) => format!("opponent {m}"),
-                None => "no opponent".to_string(),
-            };
-            let mut d = Diag::error(
-                INCONSISTENT,
-                format!(
-                    "round {r}: line {} pairs {} with {}, but {}'s line {} shows {shows} in that round",
-                    a.line, a.num, o.num, o.num, o.line
-                ),
-            )
-            .at(src, a.spans(blocks, k).opp, format!("{} plays {}", a.num, o.num));
-            d = match ob {
-                Some(_) => d.at(
-                    src,
-                    o.spans(blocks, k).span,
-                    format!("{} shows {shows}", o.num),
-                ),
-                None => {
-                    let end = o.line_span.end;
-                    d.at(
-                        src,
-                        Span::new(end, end),
-                        format!("{} has no round {r} block", o.num),
-                    )
-                }
-            };
-            self.err(d.with_help("both players' lines must name each other in the same round"));
-            return absent();
-        }
-        let Some(ob) = ob else {
+        let Some(ob) = self.names_back(ctx, a, o, r) else {
             return absent();
         };
-        let oresult = char::from(ob.result);
+        let (result, oresult) = (char::from(b.result), char::from(ob.result));
         let (complementary, colours_ok) = fit(b, ob);
         if !complementary || !colours_ok {
             // Reported once, from the side listed first.
             if i < j {
-                let what = if !complementary {
-                    format!("results `{result}` and `{oresult}` do not fit together")
-                } else {
-                    format!(
-                        "colours `{}` and `{}` are not one white and one black",
-                        colour_shown(b.colour),
-                        colour_shown(ob.colour)
-                    )
-                };
-                let (mine, theirs) = (a.spans(blocks, k), o.spans(blocks, k));
-                let (sa, sb) = if !complementary {
-                    (mine.result, theirs.result)
-                } else {
-                    (mine.colour, theirs.colour)
-                };
-                self.err(
-                    Diag::error(
-                        INCONSISTENT,
-                        format!(
-                            "round {r}: {} (line {}) against {} (line {}): {what}",
-                            a.num, a.line, o.num, o.line
-                        ),
-                    )
-                    .at(src, sa, format!("{}'s side", a.num))
-                    .at(src, sb, format!("{}'s side", o.num))
-                    .with_help("a game's two sides must match: 1 against 0, = against =, W against L, D against D, + against -, - against - (double forfeit); colours w against b"),
-                );
+                self.misfit(ctx, a, o, (b, ob), r, complementary);
             }
             return absent();
         }
@@ -317,6 +171,194 @@ impl<'s> Loader<'s> {
             *unrated += 1;
         }
         game_entry(r, j, b, status, outcome, pts)
+    }
+
+    /// Round `r`'s block `b` without an opponent: a bye, a forfeit win, or
+    /// absent; None (an error) for a game result.
+    fn unpaired_entry(&mut self, ctx: &Games, a: &Raw, b: &Block, r: u32) -> Option<Entry> {
+        let src = self.src;
+        let k = r as usize - 1;
+        let status = match char::from(b.result) {
+            ' ' | '-' => Status::Absent,
+            'H' => Status::HalfBye,
+            // The old notation of a half-point bye (before `H`), still
+            // written by some programs: read as one, with a note.
+            '=' => {
+                self.old_half_byes.push(a.line);
+                Status::HalfBye
+            }
+            'F' => Status::FullBye,
+            'U' => Status::PairingBye,
+            'Z' => Status::ZeroBye,
+            '+' => Status::ForfeitWin,
+            c => {
+                let sp = a.spans(ctx.blocks, k);
+                self.err(
+                    Diag::error(
+                        MALFORMED,
+                        format!(
+                            "line {}, column {}: round {r} result `{c}` is a game result but the opponent is 0000",
+                            a.line,
+                            src.line_col(sp.result.start).1
+                        ),
+                    )
+                    .at(src, sp.result, "a game needs an opponent")
+                    .at(src, sp.opp, "no opponent")
+                    .with_help("for a bye use H, F, U or Z; for a forfeit win without an opponent use +"),
+                );
+                return None;
+            }
+        };
+        let points = ctx.pts.of(status, Outcome::Win);
+        let mut e = Entry::unplayed(r, status, points, &ctx.scoring);
+        if status == Status::ForfeitWin {
+            e.outcome = Outcome::Win;
+        }
+        Some(e)
+    }
+
+    /// The player block `b` names in round `r` (its index in the raws);
+    /// None, with an error, for a bye with an opponent, an unknown
+    /// starting number, or the player itself.
+    fn opponent(&mut self, ctx: &Games, i: usize, a: &Raw, b: &Block, r: u32) -> Option<usize> {
+        let src = self.src;
+        let (k, n, result) = (r as usize - 1, b.opp, char::from(b.result));
+        if matches!(result, 'H' | 'F' | 'U' | 'Z') {
+            let sp = a.spans(ctx.blocks, k);
+            self.err(
+                Diag::error(
+                    MALFORMED,
+                    format!(
+                        "line {}: round {r} result `{result}` is a bye, but the opponent is {n}",
+                        a.line
+                    ),
+                )
+                .at(src, sp.opp, "a bye has opponent 0000")
+                .at(src, sp.result, "bye")
+                .with_help(
+                    "write 0000 in the opponent columns of a bye, or give the game's result",
+                ),
+            );
+            return None;
+        }
+        let Some(j) = ctx.by_num.get(n) else {
+            self.err(
+                Diag::error(
+                    UNKNOWN_OPPONENT,
+                    format!(
+                        "line {}: round {r} names opponent {n}, but no 001 line has starting number {n}",
+                        a.line
+                    ),
+                )
+                .at(src, a.spans(ctx.blocks, k).opp, format!("no player {n}"))
+                .with_help("the opponent columns hold the starting number (columns 5-8) of another 001 line"),
+            );
+            return None;
+        };
+        if j == i {
+            self.err(
+                Diag::error(
+                    INCONSISTENT,
+                    format!(
+                        "line {}: in round {r} player {n} is paired with itself",
+                        a.line
+                    ),
+                )
+                .at(src, a.spans(ctx.blocks, k).opp, "own starting number")
+                .with_help("the opponent columns must name another player"),
+            );
+            return None;
+        }
+        Some(j)
+    }
+
+    /// The opponent `o`'s block in round `r`, when it names player `a`
+    /// back; None, with an error, when it does not.
+    fn names_back<'b>(&mut self, ctx: &Games<'b>, a: &Raw, o: &Raw, r: u32) -> Option<&'b Block> {
+        let (src, blocks, k) = (self.src, ctx.blocks, r as usize - 1);
+        let ob = o.blocks(blocks).get(k);
+        let back = ob.map(|x| x.opp).filter(|&m| m != 0);
+        if back == Some(a.num) {
+            return ob;
+        }
+        let shows = match back {
+            Some(m) => format!("opponent {m}"),
+            None => "no opponent".to_string(),
+        };
+        let mut d = Diag::error(
+            INCONSISTENT,
+            format!(
+                "round {r}: line {} pairs {} with {}, but {}'s line {} shows {shows} in that round",
+                a.line, a.num, o.num, o.num, o.line
+            ),
+        )
+        .at(
+            src,
+            a.spans(blocks, k).opp,
+            format!("{} plays {}", a.num, o.num),
+        );
+        d = match ob {
+            Some(_) => d.at(
+                src,
+                o.spans(blocks, k).span,
+                format!("{} shows {shows}", o.num),
+            ),
+            None => {
+                let end = o.line_span.end;
+                d.at(
+                    src,
+                    Span::new(end, end),
+                    format!("{} has no round {r} block", o.num),
+                )
+            }
+        };
+        self.err(d.with_help("both players' lines must name each other in the same round"));
+        None
+    }
+
+    /// The error for two sides of a game in round `r` that do not fit: the
+    /// results (`complementary` false), else the colours.
+    fn misfit(
+        &mut self,
+        ctx: &Games,
+        a: &Raw,
+        o: &Raw,
+        (b, ob): (&Block, &Block),
+        r: u32,
+        complementary: bool,
+    ) {
+        let (src, k) = (self.src, r as usize - 1);
+        let what = if !complementary {
+            format!(
+                "results `{}` and `{}` do not fit together",
+                char::from(b.result),
+                char::from(ob.result)
+            )
+        } else {
+            format!(
+                "colours `{}` and `{}` are not one white and one black",
+                colour_shown(b.colour),
+                colour_shown(ob.colour)
+            )
+        };
+        let (mine, theirs) = (a.spans(ctx.blocks, k), o.spans(ctx.blocks, k));
+        let (sa, sb) = if !complementary {
+            (mine.result, theirs.result)
+        } else {
+            (mine.colour, theirs.colour)
+        };
+        self.err(
+            Diag::error(
+                INCONSISTENT,
+                format!(
+                    "round {r}: {} (line {}) against {} (line {}): {what}",
+                    a.num, a.line, o.num, o.line
+                ),
+            )
+            .at(src, sa, format!("{}'s side", a.num))
+            .at(src, sb, format!("{}'s side", o.num))
+            .with_help("a game's two sides must match: 1 against 0, = against =, W against L, D against D, + against -, - against - (double forfeit); colours w against b"),
+        );
     }
 
     /// Apply `240` byes of an individual event to the players' entries.

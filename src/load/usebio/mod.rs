@@ -284,7 +284,109 @@ fn session_of(node: Node, sessions: &HashMap<usize, u32>) -> u32 {
         .unwrap_or(1)
 }
 
+/// The event in a USEBIO document: its participants, then its results
+/// (matches, or traveller lines grouped into encounters), each
+/// participant's entries, and the checks of its totals and size.
 fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
+    let event_node = event_element(cx, doc)?;
+    let event_type = event_node
+        .attribute("EVENT_TYPE")
+        .map(|s| s.trim().to_ascii_uppercase())
+        .unwrap_or_default();
+    let winner_type = child_text(event_node, "WINNER_TYPE").and_then(|t| t.parse::<u32>().ok());
+    let sessions = session_numbers(event_node);
+    let (mut recs, rec_nodes, kind) = read_participants(cx, event_node)?;
+    let (ids, index) = number_participants(cx, &recs, &rec_nodes);
+    let mut ev = new_event(event_node, &event_type, kind, winner_type);
+    let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); recs.len()];
+    let mut computed_total = false;
+    let mut imp_pairs = false;
+    let matches: Vec<Node> = event_node
+        .descendants()
+        .filter(|n| is(n, "MATCH"))
+        .collect();
+    if matches.is_empty() {
+        let scoring = board_scoring(cx, event_node, &event_type)?;
+        imp_pairs = scoring.imps();
+        let unit = ev.unit_id(scoring.unit());
+        let units = (scoring, unit);
+        read_travellers(
+            cx,
+            event_node,
+            &recs,
+            &index,
+            &sessions,
+            units,
+            &mut entries,
+        );
+        computed_total = true;
+    } else {
+        let units = (ev.unit_id("vp"), ev.unit_id("imps"));
+        let scoring = read_matches(cx, &matches, &recs, &index, &sessions, units, &mut entries);
+        if let Some(s) = scoring {
+            ev.scoring = s;
+        }
+    }
+    if !cx.errors.is_empty() {
+        return None;
+    }
+
+    // Two-winner movements rank each direction separately: `field` says which.
+    let two_fields = winner_type == Some(2);
+    // A handicapped pairs event is ranked by the score its places follow.
+    if computed_total {
+        if let Some(note) = handicap::choose_score(&mut recs, two_fields) {
+            cx.warnings.push(note);
+        }
+    }
+    for (i, r) in recs.into_iter().enumerate() {
+        let es = std::mem::take(&mut entries[i]);
+        let totals = computed_total.then_some(imp_pairs);
+        let p = participant(cx, r, &ids[i], es, two_fields, totals);
+        ev.participants.push(p);
+    }
+    ev.score_places = score_places(event_node);
+    ev.rounds = ev
+        .participants
+        .iter()
+        .flat_map(|p| p.entries.iter().map(|e| e.round))
+        .max()
+        .unwrap_or(0);
+    if computed_total {
+        // Pairs with no encounters at all keep their published score.
+        for p in &mut ev.participants {
+            if p.entries.is_empty() {
+                if let Some(t) = p.recorded_score {
+                    let mut e = Entry::unplayed(1, Status::Absent, t, &ev.scoring);
+                    e.outcome = Outcome::Loss;
+                    p.entries.push(e);
+                }
+            }
+        }
+    } else {
+        check_match_totals(cx, &ev);
+    }
+    let cells = (ev.participants.len() as u64).saturating_mul(u64::from(ev.rounds));
+    if cells > MAX_PARTICIPANT_ROUNDS {
+        cx.err(
+            TOO_LARGE,
+            event_node,
+            format!(
+                "{} participants over {} rounds is more than tb holds ({MAX_PARTICIPANT_ROUNDS} participant-rounds)",
+                ev.participants.len(),
+                ev.rounds
+            ),
+            "split the event into smaller files",
+        );
+        return None;
+    }
+    ev.complete_rounds();
+    Some(ev)
+}
+
+/// The document's `EVENT` (the first of several, with a warning), under a
+/// `USEBIO` root; a version other than 1.x is a warning.
+fn event_element<'a, 'i>(cx: &mut Cx, doc: &'a Document<'i>) -> Option<Node<'a, 'i>> {
     let root = doc.root_element();
     if !is(&root, "USEBIO") {
         cx.err(
@@ -321,13 +423,12 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         cx.warnings
             .push("the file holds several events; tb reads the first".to_string());
     }
-    let event_type = event_node
-        .attribute("EVENT_TYPE")
-        .map(|s| s.trim().to_ascii_uppercase())
-        .unwrap_or_default();
-    let winner_type = child_text(event_node, "WINNER_TYPE").and_then(|t| t.parse::<u32>().ok());
+    Some(event_node)
+}
 
-    // Sessions, numbered by SESSION_ID when it is a number, else in order.
+/// Sessions, numbered by SESSION_ID when it is a number, else in order:
+/// each `SESSION` element's position in the text -> its number.
+fn session_numbers(event_node: Node) -> HashMap<usize, u32> {
     let mut sessions: HashMap<usize, u32> = HashMap::new();
     for (i, s) in event_node
         .descendants()
@@ -342,8 +443,16 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
             .unwrap_or(u32::try_from(i + 1).unwrap_or(1).min(MAX_ROUNDS));
         sessions.insert(s.range().start, id);
     }
+    sessions
+}
 
-    // Participants.
+/// The pairs or teams under `PARTICIPANTS`, with their elements, and
+/// whether they are pairs or teams; None, with an error, for none, too
+/// many, or an individual event.
+fn read_participants<'a, 'i>(
+    cx: &mut Cx,
+    event_node: Node<'a, 'i>,
+) -> Option<(Vec<PRec>, Vec<Node<'a, 'i>>, Kind)> {
     let mut recs: Vec<PRec> = Vec::new();
     let mut rec_nodes: Vec<Node> = Vec::new();
     let mut kinds = (0usize, 0usize, 0usize); // pairs, teams, players
@@ -396,9 +505,14 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
         return None;
     }
     let kind = if kinds.1 > 0 { Kind::Team } else { Kind::Pair };
+    Some((recs, rec_nodes, kind))
+}
 
-    // Ids: the number as written, made unique with the direction, then the section.
-    let ids = unique_ids(&recs);
+/// Each participant's id: the number as written, made unique with the
+/// direction, then the section (an error for two alike); and the index
+/// that finds them by number as results write it.
+fn number_participants(cx: &mut Cx, recs: &[PRec], rec_nodes: &[Node]) -> (Vec<String>, Index) {
+    let ids = unique_ids(recs);
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (i, id) in ids.iter().enumerate() {
         if let Some(&first) = seen.get(id.as_str()) {
@@ -429,8 +543,13 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
             index.by_number.entry(ids[i].clone()).or_default().push(i);
         }
     }
+    (ids, index)
+}
 
-    let system = match event_type.as_str() {
+/// The event, without participants: its name, date, system (from
+/// `EVENT_TYPE`), and the values `winner_type` and `boards_played`.
+fn new_event(event_node: Node, event_type: &str, kind: Kind, winner_type: Option<u32>) -> Event {
+    let system = match event_type {
         "PAIRS" | "MP_PAIRS" | "IMP_PAIRS" | "BUTLER_PAIRS" | "CROSS_IMP_PAIRS" => System::Movement,
         t if t.starts_with("SWISS") => System::Swiss,
         _ if kind == Kind::Pair => System::Movement,
@@ -451,146 +570,76 @@ fn build(cx: &mut Cx, doc: &Document) -> Option<Event> {
     if let Some(b) = child_text(event_node, "BOARDS_PLAYED").and_then(parse_num) {
         ev.values.insert("boards_played".into(), b);
     }
+    ev
+}
 
-    let matches: Vec<Node> = event_node
-        .descendants()
-        .filter(|n| is(n, "MATCH"))
-        .collect();
-    let mut entries: Vec<Vec<Entry>> = vec![Vec::new(); recs.len()];
-    let mut computed_total = false;
-    let mut imp_pairs = false;
-    if matches.is_empty() {
-        let scoring = board_scoring(cx, event_node, &event_type)?;
-        imp_pairs = scoring.imps();
-        let unit = ev.unit_id(scoring.unit());
-        read_travellers(
-            cx,
-            event_node,
-            &recs,
-            &index,
-            &sessions,
-            (scoring, unit),
-            &mut entries,
-        );
-        computed_total = true;
-    } else {
-        let vp = ev.unit_id("vp");
-        let imps = ev.unit_id("imps");
-        let scoring = read_matches(
-            cx,
-            &matches,
-            &recs,
-            &index,
-            &sessions,
-            (vp, imps),
-            &mut entries,
-        );
-        if let Some(s) = scoring {
-            ev.scoring = s;
+/// A participant with its entries `es`. `totals`: in a pairs event (whose
+/// totals are computed; `Some(imps)`, whether it is scored in IMPs) the
+/// published total is shared over the encounters, which are numbered as
+/// rounds in board order.
+fn participant(
+    cx: &mut Cx,
+    mut r: PRec,
+    id: &str,
+    mut es: Vec<Entry>,
+    two_fields: bool,
+    totals: Option<bool>,
+) -> Participant {
+    let mut p = Participant::new(id.to_string(), r.name.clone());
+    p.members = std::mem::take(&mut r.members);
+    p.federation = r.section.clone();
+    p.recorded_rank = r.place;
+    p.values = std::mem::take(&mut r.values);
+    let dir = r.direction.or_else(|| {
+        es.iter().find_map(|e| match e.side {
+            Some(Side::First) => Some(Dir::Ns),
+            Some(Side::Second) => Some(Dir::Ew),
+            None => None,
+        })
+    });
+    let field = match (two_fields, dir) {
+        (true, Some(Dir::Ew)) => 2,
+        _ => 1,
+    };
+    p.values.insert("field".into(), Num::int(field));
+    if let Some(imp_pairs) = totals {
+        share_total(&mut es, r.total, imp_pairs, &mut cx.warnings, id);
+        let total = r
+            .total
+            .or_else(|| es.iter().try_fold(Num::ZERO, |a, e| a.add(e.points).ok()));
+        if let Some(t) = total {
+            p.sessions = vec![t];
         }
     }
-    if !cx.errors.is_empty() {
-        return None;
+    p.recorded_score = r.total;
+    // Each participant's encounters in board order are its rounds 1, 2, ...
+    // (a pairs movement does not record round numbers).
+    if totals.is_some() {
+        for (k, e) in es.iter_mut().enumerate() {
+            e.round = u32::try_from(k + 1).unwrap_or(MAX_ROUNDS).min(MAX_ROUNDS);
+        }
     }
+    p.entries = es;
+    p
+}
 
-    // Two-winner movements rank each direction separately: `field` says which.
-    let two_fields = winner_type == Some(2);
-    // A handicapped pairs event is ranked by the score its places follow.
-    if computed_total {
-        if let Some(note) = handicap::choose_score(&mut recs, two_fields) {
-            cx.warnings.push(note);
-        }
-    }
-    for (i, mut r) in recs.into_iter().enumerate() {
-        let mut p = Participant::new(ids[i].clone(), r.name.clone());
-        p.members = std::mem::take(&mut r.members);
-        p.federation = r.section.clone();
-        p.recorded_rank = r.place;
-        p.values = std::mem::take(&mut r.values);
-        let dir = r.direction.or_else(|| {
-            entries[i].iter().find_map(|e| match e.side {
-                Some(Side::First) => Some(Dir::Ns),
-                Some(Side::Second) => Some(Dir::Ew),
-                None => None,
-            })
-        });
-        let field = match (two_fields, dir) {
-            (true, Some(Dir::Ew)) => 2,
-            _ => 1,
-        };
-        p.values.insert("field".into(), Num::int(field));
-        let mut es = std::mem::take(&mut entries[i]);
-        if computed_total {
-            share_total(&mut es, r.total, imp_pairs, &mut cx.warnings, &ids[i]);
-            let total = r
-                .total
-                .or_else(|| es.iter().try_fold(Num::ZERO, |a, e| a.add(e.points).ok()));
-            if let Some(t) = total {
-                p.sessions = vec![t];
-            }
-        }
-        p.recorded_score = r.total;
-        // Each participant's encounters in board order are its rounds 1, 2, ...
-        // (a pairs movement does not record round numbers).
-        if computed_total {
-            for (k, e) in es.iter_mut().enumerate() {
-                e.round = u32::try_from(k + 1).unwrap_or(MAX_ROUNDS).min(MAX_ROUNDS);
-            }
-        }
-        p.entries = es;
-        ev.participants.push(p);
-    }
-    ev.score_places = score_places(event_node);
-    ev.rounds = ev
-        .participants
-        .iter()
-        .flat_map(|p| p.entries.iter().map(|e| e.round))
-        .max()
-        .unwrap_or(0);
-    // Pairs with no encounters at all keep their published score.
-    if computed_total {
-        for p in &mut ev.participants {
-            if p.entries.is_empty() {
-                if let Some(t) = p.recorded_score {
-                    let mut e = Entry::unplayed(1, Status::Absent, t, &ev.scoring);
-                    e.outcome = Outcome::Loss;
-                    p.entries.push(e);
-                }
+/// A match-based event: each recorded total against the sum of the
+/// participant's matches, a warning where they differ.
+fn check_match_totals(cx: &mut Cx, ev: &Event) {
+    for p in &ev.participants {
+        let total = p
+            .entries
+            .iter()
+            .try_fold(Num::ZERO, |a, e| a.add(e.points).ok());
+        if let (Some(rec), Some(t)) = (p.recorded_score, total) {
+            if rec != t {
+                cx.warnings.push(format!(
+                    "{} ({}): the file records a total of {rec}, its matches add up to {t}",
+                    p.name, p.id
+                ));
             }
         }
     }
-    if !computed_total {
-        for p in &ev.participants {
-            let total = p
-                .entries
-                .iter()
-                .try_fold(Num::ZERO, |a, e| a.add(e.points).ok());
-            if let (Some(rec), Some(t)) = (p.recorded_score, total) {
-                if rec != t {
-                    cx.warnings.push(format!(
-                        "{} ({}): the file records a total of {rec}, its matches add up to {t}",
-                        p.name, p.id
-                    ));
-                }
-            }
-        }
-    }
-    let cells = (ev.participants.len() as u64).saturating_mul(u64::from(ev.rounds));
-    if cells > MAX_PARTICIPANT_ROUNDS {
-        cx.err(
-            TOO_LARGE,
-            event_node,
-            format!(
-                "{} participants over {} rounds is more than tb holds ({MAX_PARTICIPANT_ROUNDS} participant-rounds)",
-                ev.participants.len(),
-                ev.rounds
-            ),
-            "split the event into smaller files",
-        );
-        return None;
-    }
-    ev.complete_rounds();
-    Some(ev)
 }
 
 /// The most decimal places the file writes a participant's score with

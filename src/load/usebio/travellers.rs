@@ -119,6 +119,10 @@ pub(super) fn board_scoring(
     None
 }
 
+/// A pairs event's boards for one encounter: (number, NS's score, EW's
+/// score, played).
+type Enc = Vec<(u32, Num, Num, bool)>;
+
 /// Pairs events: traveller lines grouped into encounters.
 pub(super) fn read_travellers(
     cx: &mut Cx,
@@ -129,12 +133,34 @@ pub(super) fn read_travellers(
     (scoring, unit): (BoardScoring, crate::model::UnitId),
     entries: &mut [Vec<Entry>],
 ) {
-    // Lines missing a board score: counted, one error for them all.
+    let encounters = encounters(cx, event_node, recs, index, sessions, scoring);
+    push_encounters(encounters, scoring, unit, entries);
+}
+
+/// A traveller line as read.
+enum Line {
+    /// Both pairs and both scores: (NS, EW, NS's score, EW's, played).
+    Scored(Pid, Pid, Num, Num, bool),
+    /// No score of the event's kind: the tag missing.
+    Lacking(&'static str),
+    /// Not usable (its errors are reported).
+    Unusable,
+}
+
+/// Every traveller line outside a match, grouped by encounter: (session,
+/// NS, EW) -> its boards. Lines missing a board score are counted, one
+/// error for them all.
+fn encounters(
+    cx: &mut Cx,
+    event_node: Node,
+    recs: &[PRec],
+    index: &Index,
+    sessions: &HashMap<usize, u32>,
+    scoring: BoardScoring,
+) -> BTreeMap<(u32, Pid, Pid), Enc> {
     let mut lacking: Option<(Node, &str)> = None;
     let mut lacking_count = 0usize;
     let mut line_count = 0usize;
-    // (session, ns, ew) → boards: (number, ns mp, ew mp, played)
-    type Enc = Vec<(u32, Num, Num, bool)>;
     let mut encounters: BTreeMap<(u32, Pid, Pid), Enc> = BTreeMap::new();
     for board in event_node.descendants().filter(|n| is(n, "BOARD")) {
         if board.ancestors().any(|a| is(&a, "MATCH")) {
@@ -142,99 +168,24 @@ pub(super) fn read_travellers(
         }
         let section = section_of(board);
         let session = session_of(board, sessions);
-        let number = match child(board, "BOARD_NUMBER") {
-            Some(n) => match text(n).parse::<u32>() {
-                Ok(v) => v,
-                Err(_) => {
-                    cx.err(
-                        BAD_NUMBER,
-                        n,
-                        format!("the board number `{}` is not a whole number", text(n)),
-                        "boards are numbered 1, 2, 3, ...",
-                    );
-                    continue;
-                }
-            },
-            None => {
-                cx.err(
-                    MISSING,
-                    board,
-                    "a <BOARD> has no <BOARD_NUMBER>".into(),
-                    "give each board its number",
-                );
-                continue;
-            }
+        let Some(number) = board_number(cx, board) else {
+            continue;
         };
         for line in board.children().filter(|c| is(c, "TRAVELLER_LINE")) {
-            let side = |cx: &mut Cx, tag: &str, dir: Dir| -> Option<Pid> {
-                let Some(n) = child(line, tag) else {
-                    cx.err(
-                        MISSING,
-                        line,
-                        format!("a traveller line has no <{tag}>"),
-                        "each line names the North-South and East-West pairs",
-                    );
-                    return None;
-                };
-                let t = text(n);
-                let found = index.find(recs, t, &section, Some(dir));
-                if found.is_none() {
-                    unknown(cx, n, &format!("the {} pair", dir.name()), t);
-                }
-                found
-            };
-            let ns = side(cx, "NS_PAIR_NUMBER", Dir::Ns);
-            let ew = side(cx, "EW_PAIR_NUMBER", Dir::Ew);
-            // The line's scores in the event's kind; an IMP line written
-            // with the other kind of IMP tags is read too.
             line_count += 1;
-            let other = match scoring {
-                BoardScoring::Butler => BoardScoring::CrossImps,
-                BoardScoring::CrossImps => BoardScoring::Butler,
-                BoardScoring::Matchpoints => BoardScoring::Matchpoints,
-            };
-            let tags = [scoring.tags(), other.tags()]
-                .into_iter()
-                .find(|t| t.iter().all(|tag| child(line, tag).is_some()));
-            let Some(tags) = tags else {
-                // A score that is there is still checked.
-                for t in scoring.tags() {
-                    if let Some(n) = child(line, t) {
-                        cx.num(n, &format!("<{t}>"));
+            match read_line(cx, line, recs, index, &section, scoring) {
+                Line::Scored(ns, ew, ns_mp, ew_mp, played) => encounters
+                    .entry((session, ns, ew))
+                    .or_default()
+                    .push((number, ns_mp, ew_mp, played)),
+                Line::Lacking(tag) => {
+                    lacking_count += 1;
+                    if lacking.is_none() {
+                        lacking = Some((line, tag));
                     }
                 }
-                let tag = scoring
-                    .tags()
-                    .into_iter()
-                    .find(|t| child(line, t).is_none());
-                lacking_count += 1;
-                if lacking.is_none() {
-                    lacking = Some((line, tag.unwrap_or("NS_MATCH_POINTS")));
-                }
-                continue;
-            };
-            let ns_mp = child(line, tags[0]).and_then(|n| cx.num(n, &format!("<{}>", tags[0])));
-            let ew_mp = child(line, tags[1]).and_then(|n| cx.num(n, &format!("<{}>", tags[1])));
-            let (Some(ns), Some(ew), Some(ns_mp), Some(ew_mp)) = (ns, ew, ns_mp, ew_mp) else {
-                continue;
-            };
-            if ns == ew {
-                cx.err(
-                    MISSING,
-                    line,
-                    "a traveller line has the same pair North-South and East-West".into(),
-                    "check the pair numbers",
-                );
-                continue;
+                Line::Unusable => {}
             }
-            // A score that is not a number ("A6040", "NP") was awarded, not played.
-            let played = child_text(line, "SCORE")
-                .map(|s| parse_num(s).is_some())
-                .unwrap_or(false);
-            encounters
-                .entry((session, ns, ew))
-                .or_default()
-                .push((number, ns_mp, ew_mp, played));
         }
     }
     if let Some((line, tag)) = lacking {
@@ -252,6 +203,117 @@ pub(super) fn read_travellers(
             ),
         );
     }
+    encounters
+}
+
+/// A `BOARD`'s number, or an error.
+fn board_number(cx: &mut Cx, board: Node) -> Option<u32> {
+    match child(board, "BOARD_NUMBER") {
+        Some(n) => match text(n).parse::<u32>() {
+            Ok(v) => Some(v),
+            Err(_) => {
+                cx.err(
+                    BAD_NUMBER,
+                    n,
+                    format!("the board number `{}` is not a whole number", text(n)),
+                    "boards are numbered 1, 2, 3, ...",
+                );
+                None
+            }
+        },
+        None => {
+            cx.err(
+                MISSING,
+                board,
+                "a <BOARD> has no <BOARD_NUMBER>".into(),
+                "give each board its number",
+            );
+            None
+        }
+    }
+}
+
+/// One traveller line of a board in `section`: its pairs and their scores
+/// in the event's kind (an IMP line written with the other kind of IMP
+/// tags is read too).
+fn read_line(
+    cx: &mut Cx,
+    line: Node,
+    recs: &[PRec],
+    index: &Index,
+    section: &Option<String>,
+    scoring: BoardScoring,
+) -> Line {
+    let side = |cx: &mut Cx, tag: &str, dir: Dir| -> Option<Pid> {
+        let Some(n) = child(line, tag) else {
+            cx.err(
+                MISSING,
+                line,
+                format!("a traveller line has no <{tag}>"),
+                "each line names the North-South and East-West pairs",
+            );
+            return None;
+        };
+        let t = text(n);
+        let found = index.find(recs, t, section, Some(dir));
+        if found.is_none() {
+            unknown(cx, n, &format!("the {} pair", dir.name()), t);
+        }
+        found
+    };
+    let ns = side(cx, "NS_PAIR_NUMBER", Dir::Ns);
+    let ew = side(cx, "EW_PAIR_NUMBER", Dir::Ew);
+    let other = match scoring {
+        BoardScoring::Butler => BoardScoring::CrossImps,
+        BoardScoring::CrossImps => BoardScoring::Butler,
+        BoardScoring::Matchpoints => BoardScoring::Matchpoints,
+    };
+    let tags = [scoring.tags(), other.tags()]
+        .into_iter()
+        .find(|t| t.iter().all(|tag| child(line, tag).is_some()));
+    let Some(tags) = tags else {
+        // A score that is there is still checked.
+        for t in scoring.tags() {
+            if let Some(n) = child(line, t) {
+                cx.num(n, &format!("<{t}>"));
+            }
+        }
+        let tag = scoring
+            .tags()
+            .into_iter()
+            .find(|t| child(line, t).is_none());
+        return Line::Lacking(tag.unwrap_or("NS_MATCH_POINTS"));
+    };
+    let ns_mp = child(line, tags[0]).and_then(|n| cx.num(n, &format!("<{}>", tags[0])));
+    let ew_mp = child(line, tags[1]).and_then(|n| cx.num(n, &format!("<{}>", tags[1])));
+    let (Some(ns), Some(ew), Some(ns_mp), Some(ew_mp)) = (ns, ew, ns_mp, ew_mp) else {
+        return Line::Unusable;
+    };
+    if ns == ew {
+        cx.err(
+            MISSING,
+            line,
+            "a traveller line has the same pair North-South and East-West".into(),
+            "check the pair numbers",
+        );
+        return Line::Unusable;
+    }
+    // A score that is not a number ("A6040", "NP") was awarded, not played.
+    let played = child_text(line, "SCORE")
+        .map(|s| parse_num(s).is_some())
+        .unwrap_or(false);
+    Line::Scored(ns, ew, ns_mp, ew_mp, played)
+}
+
+/// Each encounter's two entries (in session and board order), weighing
+/// its share of a meeting's boards, with the sides' totals as points in
+/// `unit`.
+fn push_encounters(
+    encounters: BTreeMap<(u32, Pid, Pid), Enc>,
+    scoring: BoardScoring,
+    unit: crate::model::UnitId,
+    entries: &mut [Vec<Entry>],
+) {
     // The most common number of boards per encounter is one meeting's worth.
     let mut sizes: BTreeMap<usize, usize> = BTreeMap::new();
     for b in encounters.values() {
