@@ -4,15 +4,16 @@ use super::checks::{
     add_warnings, bridge_warnings, canonical_units, check_rounds, check_stages, session_mismatches,
     without_field, RoundRef,
 };
+use super::cx::HashMap;
 use super::cx::{lookup, Cx};
 use super::game::{read_bye, read_game, ByeRec, GameRec};
 use super::schema;
 use super::tree::{Node, V};
 use super::*;
+use crate::load::limits::participant_rounds_over;
 use crate::model::{
     Decision, Event, Kind, Member, Participant, Pid, Scoring, Sport, Stage, System,
 };
-use std::collections::HashMap;
 
 /// Build an event from a value tree made by another loader (CSV), so every
 /// format shares the native schema's rules and diagnostics.
@@ -42,7 +43,7 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     let declared_rounds = ev.rounds;
 
     // Participants, and where each one's `sessions` (else its id) is.
-    let mut index: HashMap<String, Pid> = HashMap::new();
+    let mut index: HashMap<String, Pid> = HashMap::default();
     let mut session_spans: Vec<Span> = Vec::new();
     let mut id_spans: Vec<Span> = Vec::new();
     if let Some(pn) = participants_node {
@@ -128,8 +129,7 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
             }
         }
     }
-    let cells = ev.participants.len() as u64 * u64::from(ev.rounds);
-    if cells > MAX_PARTICIPANT_ROUNDS {
+    if let Some(cells) = participant_rounds_over(ev.participants.len(), ev.rounds) {
         return Err(too_large(
             src,
             Span::new(0, 0),
