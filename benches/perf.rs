@@ -5,7 +5,9 @@
 //!
 //! * `load`: text → [`tb::model::Event`] (TRF16, native JSON, TOML, CSV),
 //!   each format at the same sizes so that they compare (10,000 × 15 and
-//!   40,000 × 5: issue #19 asks every loader within 2× of JSON).
+//!   40,000 × 5: issue #19 asks every loader within 2× of JSON); native
+//!   JSON and TOML also through the spanned tree alone (`*_tree`), the
+//!   cost of a single native path today (issue #31).
 //! * `eval`: [`tb::rank::rank`] over a loaded event — every metric, every
 //!   step, the trace; rulesets are checked once, outside the timing. The
 //!   FIDE chain also with `--threads 1` (`fide_one_thread`): the default
@@ -257,6 +259,25 @@ mod load {
         let i = input(Kind::Cards, size);
         b.with_inputs(|| source("gen.toml", &i.toml))
             .bench_local_refs(|s| tb::load::native::load_toml(s).expect("loads"));
+    }
+
+    /// Native JSON card-game Swiss through the spanned tree alone (the
+    /// path every diagnostic comes from): what one loader pipeline would
+    /// cost if the one-pass reader were deleted today (docs/performance.md,
+    /// session 16).
+    #[divan::bench(args = FORMAT_SIZES, max_time = 20)]
+    fn json_cards_tree(b: Bencher, size: &'static str) {
+        let i = input(Kind::Cards, size);
+        b.with_inputs(|| source("gen.json", &i.json))
+            .bench_local_refs(|s| tb::load::native::load_json_tree(s).expect("loads"));
+    }
+
+    /// Native TOML through the spanned tree alone, as `json_cards_tree`.
+    #[divan::bench(args = FORMAT_SIZES, max_time = 20)]
+    fn toml_cards_tree(b: Bencher, size: &'static str) {
+        let i = input(Kind::Cards, size);
+        b.with_inputs(|| source("gen.toml", &i.toml))
+            .bench_local_refs(|s| tb::load::native::load_toml_tree(s).expect("loads"));
     }
 
     /// CSV match list, the same card-game events.

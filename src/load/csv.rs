@@ -260,7 +260,81 @@ fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event,
         0
     };
 
-    // `#` lines and blank lines before the header: the event's fields.
+    let (mut event_items, header_at) = read_preamble(src, body)?;
+    let Some((header_start, header_line)) = header_at else {
+        return Err(
+            Diag::error(codes::LOAD_CSV_NO_HEADER, "the CSV file has no header row")
+                .in_source(src)
+                .with_help("start with a row such as `round,home,away,result`"),
+        );
+    };
+    let delim = sniff(header_line);
+
+    // The records, header first: split in one pass where nothing is
+    // quoted, else as the `csv` crate splits them.
+    let plain = if fast {
+        plain::records(text, header_start, delim)
+    } else {
+        None
+    };
+    let mut records = match plain {
+        Some(records) => Records::Plain(records),
+        None => Records::Crate(crate_records(src, header_start, delim)?.into_iter()),
+    };
+    let mut cells = Vec::new();
+    records.next_into(&mut cells);
+    let (cols, mut warnings) = read_header(src, &cells, delim, header_line)?;
+    let sport_declared = event_items.iter().any(|(k, _)| k.name == "sport");
+    if !sport_declared {
+        event_items.push((
+            key("sport", Span::default()),
+            node(V::Str("cards".into()), Span::default()),
+        ));
+    }
+
+    let mut rows = Rows::new(src, cols, records.len());
+    while records.next_into(&mut cells) {
+        rows.row(&cells)?;
+    }
+    rows.done();
+    warnings.extend(empty_count_warning(src, &mut rows));
+    let plays_in = |p, r| rows.plays_in(p, r);
+    warnings.extend(similar_names(
+        src,
+        &rows.players,
+        &plays_in,
+        rows.rounds.len(),
+    ));
+    let mut rounds = std::mem::take(&mut rows.rounds);
+    rounds.sort_by_key(|r| r.number);
+    let (players, games) = (&rows.players, &rows.games);
+    let fast_ev = if fast {
+        json::event(src, &event_items, players, games, &rounds, threads)
+            .and_then(super::rounds::settle_read)
+    } else {
+        None
+    };
+    let mut ev = match fast_ev {
+        Some(ev) => ev,
+        None => {
+            let tree = tree(event_items, players, games, rounds, text.len());
+            build_from_tree(src, &tree)?
+        }
+    };
+    // The `cards` put in above is the format's default, not the file's word.
+    ev.sport_declared = sport_declared;
+    ev.warnings.extend(warnings);
+    Ok(ev)
+}
+
+/// The `#` lines and blank lines before the header, from byte `body` on:
+/// the event's fields, and where the header row starts (with its text).
+#[allow(clippy::type_complexity)]
+fn read_preamble(
+    src: &Source,
+    body: usize,
+) -> Result<(Vec<(Key, Node)>, Option<(usize, &str)>), Diag> {
+    let text: &str = &src.text;
     let mut event_items: Vec<(Key, Node)> = Vec::new();
     let mut header_at = None;
     let mut offset = body;
@@ -299,28 +373,17 @@ fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event,
             event_items.push((key(&k, line_span), node(value, line_span)));
         }
     }
-    let Some((header_start, header_line)) = header_at else {
-        return Err(
-            Diag::error(codes::LOAD_CSV_NO_HEADER, "the CSV file has no header row")
-                .in_source(src)
-                .with_help("start with a row such as `round,home,away,result`"),
-        );
-    };
-    let delim = sniff(header_line);
+    Ok((event_items, header_at))
+}
 
-    // The records, header first: split in one pass where nothing is
-    // quoted, else as the `csv` crate splits them.
-    let plain = if fast {
-        plain::records(text, header_start, delim)
-    } else {
-        None
-    };
-    let mut records = match plain {
-        Some(records) => Records::Plain(records),
-        None => Records::Crate(crate_records(src, header_start, delim)?.into_iter()),
-    };
-    let mut cells = Vec::new();
-    records.next_into(&mut cells);
+/// The columns the header row (`cells`) names, and a warning for each
+/// other column that looks like a misspelt known one.
+fn read_header(
+    src: &Source,
+    cells: &[Cell],
+    delim: u8,
+    header_line: &str,
+) -> Result<(Columns, Vec<Warning>), Diag> {
     let header: Vec<(String, Span)> = cells
         .iter()
         .map(|c| (c.text.to_lowercase(), c.span))
@@ -388,14 +451,6 @@ fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event,
             ));
         }
     }
-    let sport_declared = event_items.iter().any(|(k, _)| k.name == "sport");
-    if !sport_declared {
-        event_items.push((
-            key("sport", Span::default()),
-            node(V::Str("cards".into()), Span::default()),
-        ));
-    }
-
     let cols = Columns {
         round: round_c,
         home: home_c,
@@ -405,52 +460,23 @@ fn load(src: &Source, threads: usize, fast: bool) -> Result<crate::model::Event,
         away_wins: aw_c,
         draws: dr_c,
     };
-    let mut rows = Rows::new(src, cols, records.len());
-    while records.next_into(&mut cells) {
-        rows.row(&cells)?;
-    }
-    rows.done();
-    let (empty_counts, first_empty) = (rows.empty_counts, rows.first_empty.take());
-    if let Some(first) = first_empty {
-        let more = match empty_counts {
-            1 => String::new(),
-            n => format!(" (and {} more empty cells)", n - 1),
-        };
-        warnings.push(Warning::new(
-            EMPTY_COUNT,
-            format!(
-                "{}: an empty games-won cell is read as 0: {first}{more}; write 0 where a player won no game, so that a result not yet entered is not taken for one",
-                src.name
-            ),
-        ));
-    }
-    let plays_in = |p, r| rows.plays_in(p, r);
-    warnings.extend(similar_names(
-        src,
-        &rows.players,
-        &plays_in,
-        rows.rounds.len(),
-    ));
-    let mut rounds = std::mem::take(&mut rows.rounds);
-    rounds.sort_by_key(|r| r.number);
-    let (players, games) = (&rows.players, &rows.games);
-    let fast_ev = if fast {
-        json::event(src, &event_items, players, games, &rounds, threads)
-            .and_then(super::rounds::settle_read)
-    } else {
-        None
+    Ok((cols, warnings))
+}
+
+/// The one warning for every empty games-won cell, naming the first.
+fn empty_count_warning(src: &Source, rows: &mut Rows) -> Option<Warning> {
+    let first = rows.first_empty.take()?;
+    let more = match rows.empty_counts {
+        1 => String::new(),
+        n => format!(" (and {} more empty cells)", n - 1),
     };
-    let mut ev = match fast_ev {
-        Some(ev) => ev,
-        None => {
-            let tree = tree(event_items, players, games, rounds, text.len());
-            build_from_tree(src, &tree)?
-        }
-    };
-    // The `cards` put in above is the format's default, not the file's word.
-    ev.sport_declared = sport_declared;
-    ev.warnings.extend(warnings);
-    Ok(ev)
+    Some(Warning::new(
+        EMPTY_COUNT,
+        format!(
+            "{}: an empty games-won cell is read as 0: {first}{more}; write 0 where a player won no game, so that a result not yet entered is not taken for one",
+            src.name
+        ),
+    ))
 }
 
 /// The value tree of the list, as the native format would write it: the

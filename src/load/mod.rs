@@ -37,6 +37,20 @@ pub mod limits {
     /// Most participant-rounds (participants × rounds) accepted: every one
     /// becomes an entry in memory.
     pub const MAX_PARTICIPANT_ROUNDS: u64 = 5_000_000;
+    /// Most participants a native (TOML, JSON) or CSV event holds. TRF
+    /// and USEBIO keep their own lower caps, set by what their files can
+    /// number (`trf::MAX_PLAYERS`, `usebio::MAX_PARTICIPANTS`).
+    pub const MAX_PARTICIPANTS: usize = 1_000_000;
+    /// Most distinct unit names (games won, boards, IMPs...) accepted.
+    pub const MAX_UNITS: usize = 1_000;
+
+    /// The participant-rounds of `participants` over `rounds` when they are
+    /// over [`MAX_PARTICIPANT_ROUNDS`], else `None`: the one rule every
+    /// reader of the native schema applies.
+    pub(crate) fn participant_rounds_over(participants: usize, rounds: u32) -> Option<u64> {
+        let cells = participants as u64 * u64::from(rounds);
+        (cells > MAX_PARTICIPANT_ROUNDS).then_some(cells)
+    }
 
     use crate::diag::{Diag, Source};
 

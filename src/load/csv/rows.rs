@@ -237,6 +237,74 @@ impl<'s> Rows<'s> {
         }
     }
 
+    /// The result of a game row written as games won (`home_wins`,
+    /// `away_wins`, `draws`), as the native format writes it, and where
+    /// it is; empty cells counted for the warning.
+    fn result_from_counts(
+        &mut self,
+        cs: &[Cell<'s>],
+        round: i64,
+        row_span: Span,
+        home_cell: &Cell<'s>,
+        away: &Cell<'s>,
+    ) -> Result<(Cow<'s, str>, Span), Diag> {
+        let (src, c) = (self.src, self.cols);
+        let get = |i: Option<usize>| i.and_then(|i| cs.get(i));
+        // A game with neither games-won cell filled has no result
+        // yet (a round exported before its results were entered):
+        // read as 0-0 it would be a drawn match for both.
+        let blank = |c: Option<&Cell>| c.is_none_or(|c| c.text.is_empty());
+        if blank(get(c.home_wins)) && blank(get(c.away_wins)) {
+            return Err(Diag::error(
+                codes::LOAD_CSV_NO_RESULT,
+                format!(
+                    "round {round}: {} v {} has no result: both games-won cells are empty",
+                    home_cell.text, away.text
+                ),
+            )
+            .at(src, row_span, "no result")
+            .with_help(
+                "enter the games won (0 where a player won none), or leave the row out until the game is played",
+            ));
+        }
+        // One empty cell beside a filled one: most likely a 0 left
+        // blank (`2,,0` for 2-0), but perhaps a result half typed.
+        for (c, col) in [(get(c.home_wins), "home"), (get(c.away_wins), "away")] {
+            if c.is_some_and(|c| c.text.is_empty()) {
+                self.empty_counts += 1;
+                if self.first_empty.is_none() {
+                    let (line, _) = src.line_col(row_span.start);
+                    self.first_empty = Some(format!(
+                        "line {line}, round {round}: {} v {}, the {col} player's games won",
+                        home_cell.text, away.text
+                    ));
+                }
+            }
+        }
+        let num = |c: Option<&Cell>, what: &str| -> Result<(String, Span), Diag> {
+            match c {
+                Some(c) if c.text.is_empty() => Ok(("0".into(), c.span)),
+                Some(c) => c
+                    .text
+                    .parse::<u32>()
+                    .map(|n| (n.to_string(), c.span))
+                    .map_err(|_| {
+                        err(
+                            src,
+                            c.span,
+                            format!("`{}` is not a number of {what}", crate::text::clip(&c.text)),
+                            "write a whole number",
+                        )
+                    }),
+                None => Ok(("0".into(), row_span)),
+            }
+        };
+        let (hw, s1) = num(get(c.home_wins), "games won")?;
+        let (aw, _) = num(get(c.away_wins), "games won")?;
+        let (dr, s3) = num(get(c.draws), "drawn games")?;
+        Ok((Cow::Owned(format!("{hw}-{aw}-{dr}")), s1.join(s3)))
+    }
+
     /// Read one row (its cells): a game, a bye or a drop.
     pub(super) fn row(&mut self, cs: &[Cell<'s>]) -> Result<(), Diag> {
         let (src, c) = (self.src, self.cols);
@@ -348,64 +416,7 @@ impl<'s> Rows<'s> {
         self.appear(away_p, round);
         let (res_text, res_span) = match result {
             Some(r) => (r.text.clone(), r.span),
-            None => {
-                // A game with neither games-won cell filled has no result
-                // yet (a round exported before its results were entered):
-                // read as 0-0 it would be a drawn match for both.
-                let blank = |c: Option<&Cell>| c.is_none_or(|c| c.text.is_empty());
-                if blank(get(c.home_wins)) && blank(get(c.away_wins)) {
-                    return Err(Diag::error(
-                        codes::LOAD_CSV_NO_RESULT,
-                        format!(
-                            "round {round}: {} v {} has no result: both games-won cells are empty",
-                            home_cell.text, away.text
-                        ),
-                    )
-                    .at(src, row_span, "no result")
-                    .with_help(
-                        "enter the games won (0 where a player won none), or leave the row out until the game is played",
-                    ));
-                }
-                // One empty cell beside a filled one: most likely a 0 left
-                // blank (`2,,0` for 2-0), but perhaps a result half typed.
-                for (c, col) in [(get(c.home_wins), "home"), (get(c.away_wins), "away")] {
-                    if c.is_some_and(|c| c.text.is_empty()) {
-                        self.empty_counts += 1;
-                        if self.first_empty.is_none() {
-                            let (line, _) = src.line_col(row_span.start);
-                            self.first_empty = Some(format!(
-                                "line {line}, round {round}: {} v {}, the {col} player's games won",
-                                home_cell.text, away.text
-                            ));
-                        }
-                    }
-                }
-                let num = |c: Option<&Cell>, what: &str| -> Result<(String, Span), Diag> {
-                    match c {
-                        Some(c) if c.text.is_empty() => Ok(("0".into(), c.span)),
-                        Some(c) => c
-                            .text
-                            .parse::<u32>()
-                            .map(|n| (n.to_string(), c.span))
-                            .map_err(|_| {
-                                err(
-                                    src,
-                                    c.span,
-                                    format!(
-                                        "`{}` is not a number of {what}",
-                                        crate::text::clip(&c.text)
-                                    ),
-                                    "write a whole number",
-                                )
-                            }),
-                        None => Ok(("0".into(), row_span)),
-                    }
-                };
-                let (hw, s1) = num(get(c.home_wins), "games won")?;
-                let (aw, _) = num(get(c.away_wins), "games won")?;
-                let (dr, s3) = num(get(c.draws), "drawn games")?;
-                (Cow::Owned(format!("{hw}-{aw}-{dr}")), s1.join(s3))
-            }
+            None => self.result_from_counts(cs, round, row_span, home_cell, away)?,
         };
         self.rounds[idx].games.push(self.games.len());
         self.games.push(GameRow {

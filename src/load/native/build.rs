@@ -4,15 +4,16 @@ use super::checks::{
     add_warnings, bridge_warnings, canonical_units, check_rounds, check_stages, session_mismatches,
     without_field, RoundRef,
 };
+use super::cx::HashMap;
 use super::cx::{lookup, Cx};
 use super::game::{read_bye, read_game, ByeRec, GameRec};
 use super::schema;
 use super::tree::{Node, V};
 use super::*;
+use crate::load::limits::participant_rounds_over;
 use crate::model::{
     Decision, Event, Kind, Member, Participant, Pid, Scoring, Sport, Stage, System,
 };
-use std::collections::HashMap;
 
 /// Build an event from a value tree made by another loader (CSV), so every
 /// format shares the native schema's rules and diagnostics.
@@ -41,44 +42,7 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     let (mut ev, primary) = read_event_header(&mut cx, event_node)?;
     let declared_rounds = ev.rounds;
 
-    // Participants, and where each one's `sessions` (else its id) is.
-    let mut index: HashMap<String, Pid> = HashMap::new();
-    let mut session_spans: Vec<Span> = Vec::new();
-    let mut id_spans: Vec<Span> = Vec::new();
-    if let Some(pn) = participants_node {
-        if let Some(list) = cx.array(pn, "`participants`") {
-            if list.len() > MAX_PARTICIPANTS {
-                return Err(too_large(
-                    src,
-                    pn.sp(),
-                    format!(
-                        "{} participants; the most tb reads is {MAX_PARTICIPANTS}",
-                        list.len()
-                    ),
-                ));
-            }
-            for pnode in list {
-                if let Some((p, id_span, sessions_span)) = read_participant(&mut cx, pnode) {
-                    if let Some(&first) = index.get(&p.id) {
-                        let msg = format!("participant id `{}` is used twice", p.id);
-                        let first_name = ev.participants[first].name.clone();
-                        cx.err(
-                            DUPLICATE_PARTICIPANT,
-                            id_span,
-                            msg,
-                            "second participant with this id",
-                            &format!("ids must be unique; the first `{}` is {first_name}", p.id),
-                        );
-                        continue;
-                    }
-                    index.insert(p.id.clone(), ev.participants.len());
-                    session_spans.push(sessions_span.unwrap_or(id_span));
-                    id_spans.push(id_span);
-                    ev.participants.push(p);
-                }
-            }
-        }
-    }
+    let (index, session_spans, id_spans) = read_participants(&mut cx, &mut ev, participants_node)?;
 
     // Rounds.
     let mut games: Vec<GameRec> = Vec::new();
@@ -128,8 +92,7 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
             }
         }
     }
-    let cells = ev.participants.len() as u64 * u64::from(ev.rounds);
-    if cells > MAX_PARTICIPANT_ROUNDS {
+    if let Some(cells) = participant_rounds_over(ev.participants.len(), ev.rounds) {
         return Err(too_large(
             src,
             Span::new(0, 0),
@@ -168,7 +131,71 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
     }
     canonical_units(&mut ev);
     ev.complete_rounds();
-    for m in session_mismatches(&ev) {
+    check_declared(&mut cx, &ev, &session_spans, &id_spans);
+    if !cx.errors.is_empty() {
+        return Err(finish_errors(src, cx.errors));
+    }
+    // Before the recorded scores are compared with the rounds: a score
+    // written after round 7 does not count a bye entered for round 8.
+    crate::load::rounds::settle(&mut ev);
+    add_warnings(&mut ev);
+    bridge_warnings(&mut ev);
+    ev.data_names = Some(with_lines(crate::model::DataNames::of(&ev), &cx.lines));
+    Ok(ev)
+}
+
+/// The participants, by id, and where each one's `sessions` (else its id)
+/// and its id are written.
+#[allow(clippy::type_complexity)]
+fn read_participants(
+    cx: &mut Cx,
+    ev: &mut Event,
+    participants_node: Option<&Node>,
+) -> Result<(HashMap<String, Pid>, Vec<Span>, Vec<Span>), Diag> {
+    let mut index: HashMap<String, Pid> = HashMap::default();
+    let mut session_spans: Vec<Span> = Vec::new();
+    let mut id_spans: Vec<Span> = Vec::new();
+    if let Some(pn) = participants_node {
+        if let Some(list) = cx.array(pn, "`participants`") {
+            if list.len() > MAX_PARTICIPANTS {
+                return Err(too_large(
+                    cx.src,
+                    pn.sp(),
+                    format!(
+                        "{} participants; the most tb reads is {MAX_PARTICIPANTS}",
+                        list.len()
+                    ),
+                ));
+            }
+            for pnode in list {
+                if let Some((p, id_span, sessions_span)) = read_participant(cx, pnode) {
+                    if let Some(&first) = index.get(&p.id) {
+                        let msg = format!("participant id `{}` is used twice", p.id);
+                        let first_name = ev.participants[first].name.clone();
+                        cx.err(
+                            DUPLICATE_PARTICIPANT,
+                            id_span,
+                            msg,
+                            "second participant with this id",
+                            &format!("ids must be unique; the first `{}` is {first_name}", p.id),
+                        );
+                        continue;
+                    }
+                    index.insert(p.id.clone(), ev.participants.len());
+                    session_spans.push(sessions_span.unwrap_or(id_span));
+                    id_spans.push(id_span);
+                    ev.participants.push(p);
+                }
+            }
+        }
+    }
+    Ok((index, session_spans, id_spans))
+}
+
+/// The built event against what the file declares beside its games: each
+/// participant's session scores, and a field for everyone or no one.
+fn check_declared(cx: &mut Cx, ev: &Event, session_spans: &[Span], id_spans: &[Span]) {
+    for m in session_mismatches(ev) {
         let p = &ev.participants[m.pid];
         cx.err(
             SESSION_MISMATCH,
@@ -181,7 +208,7 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
             "a session score is the sum of the points of the participant's rounds in that session (in the unit of the points); correct the declared score or the games",
         );
     }
-    for pid in without_field(&ev) {
+    for pid in without_field(ev) {
         let p = &ev.participants[pid];
         cx.err(
             FIELD_MISSING,
@@ -194,16 +221,6 @@ pub(super) fn build(src: &Source, root: &Node) -> Result<Event, Diag> {
             "in a two-winner movement every pair is ranked in its field: give each participant `values = { field = 1 }` (North-South) or `{ field = 2 }` (East-West)",
         );
     }
-    if !cx.errors.is_empty() {
-        return Err(finish_errors(src, cx.errors));
-    }
-    // Before the recorded scores are compared with the rounds: a score
-    // written after round 7 does not count a bye entered for round 8.
-    crate::load::rounds::settle(&mut ev);
-    add_warnings(&mut ev);
-    bridge_warnings(&mut ev);
-    ev.data_names = Some(with_lines(crate::model::DataNames::of(&ev), &cx.lines));
-    Ok(ev)
 }
 
 /// The event's data names with the lines the tree reader saw them at.

@@ -263,8 +263,17 @@ pub(super) fn check_rounds(
 /// whatever order its keys were written in.
 pub(super) fn canonical_units(ev: &mut Event) {
     let remap = canonical_order(ev);
+    // Units already in name order (most events) keep their ids.
+    let same = remap
+        .iter()
+        .enumerate()
+        .all(|(old, &new)| new as usize == old);
     for p in &mut ev.participants {
         for e in &mut p.entries {
+            if same {
+                sort_units(e);
+                continue;
+            }
             for (u, _) in e.units_mut() {
                 *u = remap[*u as usize];
             }

@@ -6,7 +6,12 @@ use super::{SYNTAX, UNKNOWN_FIELD, UNKNOWN_PARTICIPANT};
 use crate::diag::{Diag, Source, Span};
 use crate::model::Pid;
 use crate::num::Num;
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Maps keyed by ids and names: a fast hash seeded per process (a look-up
+/// per game and bye).
+pub(super) type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 // ---------------------------------------------------------------------------
 // The schema walker
@@ -72,7 +77,7 @@ impl Cx<'_> {
         // are small (a game has three keys): comparing each key with the
         // ones before is cheaper than hashing.
         let small = items.len() <= 16;
-        let mut seen: HashMap<&str, ()> = HashMap::new();
+        let mut seen: HashMap<&str, ()> = HashMap::default();
         let mut used = vec![false; items.len()];
         for (i, (k, _)) in items.iter().enumerate() {
             let again = if small {
@@ -239,10 +244,16 @@ impl Cx<'_> {
 
     /// A participant or member id: a string, or a whole number kept as text.
     pub(super) fn id(&mut self, n: &Node, what: &str) -> Option<String> {
-        let s = match &n.v {
-            V::Str(s) => s.clone(),
-            V::Int(i) => i.to_string(),
-            V::NumText(t) if t.bytes().all(|b| b.is_ascii_digit() || b == b'-') => t.clone(),
+        self.id_ref(n, what).map(Cow::into_owned)
+    }
+
+    /// [`Cx::id`] borrowed from the value where it is written as a string:
+    /// a look-up by id needs no copy.
+    pub(super) fn id_ref<'n>(&mut self, n: &'n Node, what: &str) -> Option<Cow<'n, str>> {
+        let s: Cow<'n, str> = match &n.v {
+            V::Str(s) => Cow::Borrowed(s),
+            V::Int(i) => Cow::Owned(i.to_string()),
+            V::NumText(t) if t.bytes().all(|b| b.is_ascii_digit() || b == b'-') => Cow::Borrowed(t),
             _ => {
                 self.wrong_type(n, what, "a string or a whole number");
                 return None;
@@ -318,8 +329,8 @@ pub(super) fn lookup(
     n: &Node,
     what: &str,
 ) -> Option<(Pid, Span)> {
-    let id = cx.id(n, what)?;
-    match index.get(&id) {
+    let id = cx.id_ref(n, what)?;
+    match index.get(id.as_ref()) {
         Some(&p) => Some((p, n.sp())),
         None => {
             cx.err(

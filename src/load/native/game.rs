@@ -1,5 +1,6 @@
 //! Games, boards and byes of a native event: result strings read for the sport, each side's entry, the units, and what a bye is worth.
 
+use super::cx::HashMap;
 use super::cx::{lookup, Cx, Obj};
 use super::schema;
 use super::tree::{Node, V};
@@ -8,7 +9,6 @@ use crate::model::{
     Board, Entry, EntryExtra, Event, Outcome, Pid, Scoring, Side, Sport, Stage, Status, UnitId,
 };
 use crate::num::Num;
-use std::collections::HashMap;
 
 /// One game as read, with both sides' entries and where it was written.
 pub(super) struct GameRec {

@@ -25,7 +25,9 @@
 //! Numbers may also be written as strings (`"15.62"`, `"2/3"`).
 
 use super::char_span;
-pub use super::limits::{MAX_INPUT_BYTES, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS};
+pub use super::limits::{
+    MAX_INPUT_BYTES, MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS,
+};
 use crate::codes;
 use crate::diag::{Diag, Source, Span};
 use crate::load::rounds::settle_read;
@@ -48,11 +50,6 @@ use build::build;
 pub(super) use build::build_from_tree;
 use tree::JsonScan;
 pub(super) use tree::{Key, Node, V};
-
-/// Most participants accepted.
-pub const MAX_PARTICIPANTS: usize = 1_000_000;
-/// Most distinct unit names accepted.
-pub const MAX_UNITS: usize = 1_000;
 
 const SYNTAX: &str = codes::LOAD_NATIVE_SYNTAX;
 const UNKNOWN_FIELD: &str = codes::LOAD_NATIVE_UNKNOWN_FIELD;

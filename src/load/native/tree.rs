@@ -349,7 +349,12 @@ impl JsonScan<'_> {
             }
         }
         self.i = j + 1;
-        // Escapes are decoded by serde_json itself.
+        let inner = &self.text[start + 1..j];
+        // Most strings hold no escape: serde_json has accepted the text, so
+        // they are their bytes. Escapes are decoded by serde_json itself.
+        if !inner.as_bytes().contains(&b'\\') {
+            return Ok(inner.to_string());
+        }
         serde_json::from_str::<String>(self.text.get(start..=j).ok_or(start)?).map_err(|_| start)
     }
 }

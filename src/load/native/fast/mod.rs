@@ -39,7 +39,7 @@ mod toml_json;
 use super::checks::{canonical_order, session_mismatches, without_field};
 use super::game::{compare, flip, outcomes_of, parse_result, Res};
 use super::schema;
-use super::{MAX_PARTICIPANTS, MAX_PARTICIPANT_ROUNDS, MAX_ROUNDS, MAX_UNITS};
+use super::{MAX_PARTICIPANTS, MAX_ROUNDS, MAX_UNITS};
 use crate::model::DataNames;
 use crate::model::{
     Decision, Event, Kind, Member, Outcome, Participant, Pid, Scoring, Sport, Status, System,
@@ -762,7 +762,7 @@ impl<'a> Reader<'a> {
             ev.rounds = max_round;
         }
         let n = ev.participants.len();
-        if n as u64 * u64::from(ev.rounds) > MAX_PARTICIPANT_ROUNDS {
+        if crate::load::limits::participant_rounds_over(n, ev.rounds).is_some() {
             return None;
         }
         let remap = canonical_order(&mut ev);
