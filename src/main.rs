@@ -21,13 +21,18 @@ macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
-            eprintln!("tb: cannot write the output: {e}");
-            std::process::exit(1);
+            crate::output_failed(e);
         }
     }};
+}
+
+/// Ends the program when standard output cannot be written (see [`out!`]).
+fn output_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("tb: cannot write the output: {e}");
+    std::process::exit(1);
 }
 
 /// [`out!`] with a line break.
@@ -898,11 +903,11 @@ fn run(cmd: Cmd, style: DiagStyle) -> Result<ExitCode, Diag> {
                     eprintln!("{}", tb::escape::visible(&note));
                 }
             }
-            let text = tb::render::render(&st, &p.event, &p.rs, &p.meta, format);
-            out!(
-                "{}",
-                tb::render::with_categories(text, &lists, &st, &p.event, format)
-            );
+            let report = tb::render::Report::new(&st, &p.event, &p.rs, &p.meta, &lists);
+            if let Err(e) = tb::render::write(&report, format, &mut std::io::stdout().lock()) {
+                output_failed(e);
+            }
+            std::mem::forget(report);
             // The process ends here: the event and the standings are left
             // for the kernel to take back whole rather than freed piece by
             // piece (a fiftieth of a small event's run).
