@@ -12,7 +12,9 @@
 //! final order, the columns' values, the trace with typed hand-offs
 //! [`HandOff`], undefined values that decided places). It evaluates through
 //! `crate::eval` and may not import `render`, `load` or `syntax::descriptors`.
-//! Children: `steps` (a step's values and the split of a group), `ends`
+//! Children: `ties` (the ranking's steps in order: the columns computed
+//! for everyone, the tied groups broken, the rows numbered and filled),
+//! `steps` (a step's values and the split of a group), `ends`
 //! (what ends a procedure; the columns), `undefined` (undefined values and
 //! why), `places` (columns a step marks `places`, printed as places in the
 //! tied group).

@@ -4,18 +4,27 @@
 //! In: the ranking's result ([`crate::rank::Standings`], its trace
 //! included), the plan it ran ([`crate::plan::Ruleset`]: titles, sources),
 //! the event ([`crate::model::Event`]: names, ids, warnings) and [`Meta`]
-//! (what the user named). Out: text, nothing else (no printing, no exit
-//! codes). May not import the loaders (`crate::load`) or the language's
-//! front end (`crate::check`, `crate::syntax` but for the AST's
-//! `Direction`/`Select`/`EndKind` it shows), nor evaluate anything.
+//! (what the user named), gathered into one [`Report`] (serde `Serialize`:
+//! the JSON document is the report serialised). Out: each format written
+//! to any `io::Write` ([`write`]; [`render`] gives the text), nothing else
+//! (no printing, no exit codes). May not import the loaders
+//! (`crate::load`) or the language's front end (`crate::check`,
+//! `crate::syntax` but for the AST's `Direction`/`Select`/`EndKind` it
+//! shows), nor evaluate anything.
 //!
-//! Every format is written straight into one pre-sized buffer: an event of
-//! 10,000 participants prints 10,000 rows, and a `String` per cell, a
-//! `format!` per value or a JSON tree per row cost far more than the
-//! evaluation that produced them. Numbers are printed by `crate::num`'s one
-//! printer ([`crate::num::Fixed`]) straight into that buffer, giving exactly
-//! the text of `Value::display` (the tests below compare the two);
-//! anything else goes through `Value::display` itself.
+//! Adding a format is one file: a function from the [`Report`] to an
+//! `io::Write`, and its arm in [`write`].
+//!
+//! Speed: an event of 10,000 participants prints 10,000 rows, and a
+//! `String` per cell, a `format!` per value or a JSON tree per row cost
+//! far more than the evaluation that produced them. So the report borrows
+//! its text and holds values, not their text; each format writes into one
+//! pre-sized buffer, handed to the writer at once. Numbers are printed by
+//! `crate::num`'s one printer ([`crate::num::Fixed`]) straight into that
+//! buffer (serde_json's `collect_str` for JSON), giving exactly the text
+//! of `Value::display` (the tests below compare the two); anything else
+//! goes through `Value::display` itself. JSON is `serde_json`'s, CSV
+//! quoting `csv::Writer`'s.
 //!
 //! Which columns a table shows: the table, Markdown and HTML show a step's
 //! column only where some tie reached the step ([`shown_columns`]; the
@@ -25,10 +34,12 @@
 //! the table. CSV and JSON are data for programs and keep every column, so
 //! that a ruleset's columns never depend on the event.
 //!
-//! One file per output: `table`, `markdown`, `html`, `csv`,
-//! `json`, `explain`, `procedures`; the shared pieces: `cells` (the
-//! cells of table, Markdown and HTML), `notes` (undefined values) and
-//! `more` (more digits where a split would print alike).
+//! One file per output: `table`, `markdown`, `html`, `csv`, `json`,
+//! `explain`, `procedures`, `progress` (round by round); the shared
+//! pieces: `report` (the [`Report`]), `cells` (the cells of table,
+//! Markdown and HTML), `notes` (undefined values), `more` (more digits
+//! where a split would print alike) and `categories` (the prize lists
+//! after the standings).
 
 mod categories;
 mod cells;

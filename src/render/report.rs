@@ -12,7 +12,7 @@ use super::more::{table_more, text_of, More};
 use super::{is_shared, shown, Meta};
 use crate::eval::Value;
 use crate::model::Event;
-use crate::num::Fixed;
+use crate::num::{Exact, Fixed};
 use crate::plan::Ruleset;
 use crate::rank::categories::{CategoryList, Member};
 use crate::rank::{Decided, Standings};
@@ -399,11 +399,31 @@ enum Shown {
 
 impl Serialize for Shown {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Numbers are printed on the stack, no `String` per number.
+        let mut buf = [0u8; 40];
         match self {
             Shown::Null => serializer.serialize_none(),
-            // Straight into the output, no `String` per number.
-            Shown::Fixed(f) => serializer.collect_str(f),
-            Shown::Exact(n) => serializer.collect_str(n),
+            Shown::Fixed(f) => serializer.serialize_str(f.text(&mut buf)),
+            Shown::Exact(n) => match n.exact() {
+                Some(Exact::Fraction { neg, num, den }) => {
+                    let mut text = [0u8; 84];
+                    let mut len = 0;
+                    let mut put = |s: &[u8]| {
+                        text[len..len + s.len()].copy_from_slice(s);
+                        len += s.len();
+                    };
+                    if neg {
+                        put(b"-");
+                    }
+                    put(Fixed::int(num).text(&mut buf).as_bytes());
+                    put(b"/");
+                    put(Fixed::int(den).text(&mut buf).as_bytes());
+                    // Digits, `-` and `/`: always UTF-8.
+                    serializer.serialize_str(std::str::from_utf8(&text[..len]).unwrap_or_default())
+                }
+                Some(Exact::Decimal(d)) => serializer.serialize_str(d.text(&mut buf)),
+                None => serializer.collect_str(n),
+            },
             Shown::Text(t) => serializer.serialize_str(t),
             Shown::Str(t) => serializer.serialize_str(t),
         }
@@ -436,12 +456,7 @@ impl Serialize for ExactValues<'_> {
     /// undefined.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.0.serialize_with(serializer, |_, v, _| match v {
-            // Most numbers are shown exactly already: written by the fast
-            // printer, as `values` writes them.
-            Value::Num(n) => match shown(*n, None) {
-                Some((f, true)) => Shown::Fixed(f),
-                _ => Shown::Exact(*n),
-            },
+            Value::Num(n) => Shown::Exact(*n),
             Value::Inf => Shown::Str("infinity"),
             Value::Undef => Shown::Null,
             other => other.display(None).map_or(Shown::Null, Shown::Text),
