@@ -157,11 +157,14 @@ mod tests {
         assert_eq!(visible_owned("plain".to_string()), "plain");
     }
 
-    /// The field as `csv::Writer` writes it (quoted where needed).
+    /// The field as `csv::Writer` writes it (quoted where needed), in a
+    /// record with another field (alone, an empty field is written `""`).
     fn csv(parts: &[&str], kind: CsvField) -> String {
         let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
-        w.write_field(csv_field(parts, kind).as_bytes()).unwrap();
-        String::from_utf8(w.into_inner().unwrap()).unwrap()
+        w.write_record([csv_field(parts, kind).as_ref(), "end"])
+            .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        text.strip_suffix(",end\n").unwrap().to_string()
     }
 
     #[test]
