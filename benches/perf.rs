@@ -418,6 +418,33 @@ mod total {
     }
 }
 
+/// Standings → output (`tb eval --format ...`): the FIDE chain's
+/// standings at 10,000 × 15, written in each format into a buffer.
+mod render {
+    use super::*;
+    use tb::render::{Format, Meta, Report};
+
+    const FORMATS: &[&str] = &["table", "json", "csv", "markdown", "html"];
+
+    #[divan::bench(args = FORMATS, max_time = 10, ignore = fide_missing())]
+    fn fide_10000x15(b: Bencher, format: &'static str) {
+        let i = input(Kind::Chess, "10000x15");
+        let Some(rs) = fide(&i.event) else { return };
+        let st = rank(&i.event, &rs);
+        let meta = Meta {
+            ruleset: FIDE_CHAIN.into(),
+            notes: Vec::new(),
+        };
+        let fmt = <Format as clap::ValueEnum>::from_str(format, false).expect("a format");
+        b.bench_local(|| {
+            let mut out = Vec::new();
+            let report = Report::new(&st, &i.event, &rs, &meta, &[]);
+            tb::render::write(&report, fmt, &mut out).expect("written");
+            out
+        });
+    }
+}
+
 mod startup {
     use super::*;
     use std::process::{Command, Stdio};

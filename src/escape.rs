@@ -8,9 +8,9 @@
 //!   CR `␍`, NUL `␀`, DEL `␡`); C1 controls (U+0080 to U+009F, which have
 //!   no picture) become `�`. A name can no longer retitle the window or
 //!   clear the screen.
-//! - [`push_csv_field`]: a CSV field, quoted (RFC 4180) when it holds a
-//!   comma, a quote, a line feed or a carriage return; controls other than
-//!   those, newline and tab are made visible as above. A text field that a
+//! - [`csv_field`]: a CSV field's text (`csv::Writer` quotes it, RFC 4180,
+//!   when it holds a comma, a quote, a line feed or a carriage return):
+//!   controls other than newline and tab are made visible as above. A text field that a
 //!   spreadsheet would read as a formula (first character `=`, `+`, `-`,
 //!   `@`, tab or CR) gets a `'` in front, as OWASP's advice for CSV
 //!   exports says; value fields (numbers such as `-0.5`) are never
@@ -73,9 +73,10 @@ pub enum CsvField {
     Value,
 }
 
-/// Append the CSV field made of `parts` (written one after another) to
-/// `out` (see the module's documentation).
-pub fn push_csv_field(out: &mut impl Write, parts: &[&str], kind: CsvField) {
+/// The text of the CSV field made of `parts` (written one after another),
+/// guarded and with controls made visible (see the module's
+/// documentation); quoting is the CSV writer's (`csv::Writer`).
+pub fn csv_field<'a>(parts: &[&'a str], kind: CsvField) -> Cow<'a, str> {
     let number = kind == CsvField::Value && parts.iter().all(|p| is_number(p));
     let formula = !number
         && parts
@@ -83,32 +84,24 @@ pub fn push_csv_field(out: &mut impl Write, parts: &[&str], kind: CsvField) {
             .find(|p| !p.is_empty())
             .and_then(|p| p.chars().next())
             .is_some_and(|c| matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r'));
-    let quote = parts
-        .iter()
-        .any(|p| p.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')));
-    if !quote && !formula && !parts.iter().any(|p| may_have_controls(p)) {
-        parts.iter().for_each(|p| push_str(out, p));
-        return;
+    if !formula && !parts.iter().any(|p| may_have_controls(p)) {
+        return match parts {
+            [one] => Cow::Borrowed(one),
+            _ => Cow::Owned(parts.concat()),
+        };
     }
-    if quote {
-        push(out, '"');
-    }
+    let mut out = String::new();
     if formula {
-        push(out, '\'');
+        out.push('\'');
     }
     for p in parts {
-        for c in p.chars() {
-            match c {
-                '"' => push_str(out, "\"\""),
-                // Inside quotes a carriage return is data, as a line feed is.
-                '\r' => push(out, '\r'),
-                c => push(out, picture(c).unwrap_or(c)),
-            }
-        }
+        // A carriage return is data in a quoted field, as a line feed is.
+        out.extend(p.chars().map(|c| match c {
+            '\r' => c,
+            c => picture(c).unwrap_or(c),
+        }));
     }
-    if quote {
-        push(out, '"');
-    }
+    Cow::Owned(out)
 }
 
 /// Whether `s` is a number as tb prints one: a sign, digits, a point or a
@@ -164,10 +157,14 @@ mod tests {
         assert_eq!(visible_owned("plain".to_string()), "plain");
     }
 
+    /// The field as `csv::Writer` writes it (quoted where needed), in a
+    /// record with another field (alone, an empty field is written `""`).
     fn csv(parts: &[&str], kind: CsvField) -> String {
-        let mut out = String::new();
-        push_csv_field(&mut out, parts, kind);
-        out
+        let mut w = csv::WriterBuilder::new().from_writer(Vec::new());
+        w.write_record([csv_field(parts, kind).as_ref(), "end"])
+            .unwrap();
+        let text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        text.strip_suffix(",end\n").unwrap().to_string()
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Every shipped example's `tb eval --format json` and `tb explain --format json --detail` output validates against the JSON Schemas checked in under `schema/`.
+//! Every shipped example's `tb eval --format json` and `tb explain --format json --detail` output validates against the JSON Schemas checked in under `schema/`, and every member `tb eval`'s report (`tb::render::Report`) writes is described there.
 
 use crate::output_corpus::EXAMPLES;
 use std::path::Path;
@@ -91,5 +91,87 @@ fn category_lists_match_the_schema() {
         let doc = tb_json(&["eval", rs, data, "--category", cat, "--format", "json"]);
         assert!(doc["categories"].is_array(), "{rs}");
         check(&eval, &doc, &format!("eval {rs} {data} --category {cat}"));
+    }
+}
+
+/// The schema allows members it does not name (fields are added, never
+/// dropped), so validating alone would let a field added to the report
+/// go undocumented: every member of every example's document must be
+/// named in the schema where it appears.
+#[test]
+fn every_member_of_the_report_is_in_the_schema() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/eval.schema.json");
+    let text = std::fs::read_to_string(path).expect("schema file");
+    let root: serde_json::Value = serde_json::from_str(&text).expect("schema is JSON");
+    let mut missing = Vec::new();
+    let mut docs: Vec<(String, serde_json::Value)> = Vec::new();
+    for (data, rulesets) in EXAMPLES {
+        for rs in rulesets.iter() {
+            let doc = tb_json(&["eval", rs, data, "--format", "json"]);
+            docs.push((format!("{rs} {data}"), doc));
+        }
+    }
+    let cat = "Women=sex == \"w\" rerank";
+    let data = "tests/fixtures/data/chess/categories.trf";
+    let doc = tb_json(&[
+        "eval",
+        "fide/swiss",
+        data,
+        "--category",
+        cat,
+        "--format",
+        "json",
+    ]);
+    docs.push((format!("categories {data}"), doc));
+    for (what, doc) in &docs {
+        undocumented(&root, &root, doc, what, &mut missing);
+    }
+    missing.sort();
+    missing.dedup();
+    assert!(
+        missing.is_empty(),
+        "not in schema/eval.schema.json:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Collects into `missing` each member of `value` that `node` (a part of
+/// the schema `root`) does not name.
+fn undocumented(
+    root: &serde_json::Value,
+    node: &serde_json::Value,
+    value: &serde_json::Value,
+    at: &str,
+    missing: &mut Vec<String>,
+) {
+    use serde_json::Value;
+    let node = match node.get("$ref").and_then(Value::as_str) {
+        Some(r) => {
+            let name = r.trim_start_matches("#/$defs/");
+            &root["$defs"][name]
+        }
+        None => node,
+    };
+    match value {
+        Value::Object(members) => {
+            let named = node.get("properties").and_then(Value::as_object);
+            let others = node.get("additionalProperties").filter(|a| a.is_object());
+            for (key, v) in members {
+                match (named.and_then(|n| n.get(key)), others) {
+                    (Some(n), _) | (None, Some(n)) => {
+                        undocumented(root, n, v, &format!("{at}.{key}"), missing)
+                    }
+                    (None, None) => missing.push(format!("{at}.{key}")),
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(n) = node.get("items") {
+                for v in items {
+                    undocumented(root, n, v, &format!("{at}[]"), missing);
+                }
+            }
+        }
+        _ => {}
     }
 }

@@ -1,6 +1,7 @@
-//! `src/render.rs` writes every format straight into one buffer, with a
-//! fast path for numbers; this checks it, byte for byte, against the simple
-//! implementation it replaced (kept below as the reference: a `String` per
+//! `src/render/` writes every format from its typed report straight into
+//! one buffer, with a fast path for numbers (JSON is the report serialised
+//! by serde_json, CSV goes through `csv::Writer`); this checks it, byte for
+//! byte, against the simple implementation it replaced (kept below as the reference: a `String` per
 //! cell, `Value::display` per value; for JSON a serde_json tree,
 //! `reference::to_json`, pretty-printed by serde_json), on real
 //! standings and on standings made hostile (names and values that need
@@ -303,8 +304,8 @@ mod reference {
         }
     }
 
-    /// The JSON document as a serde_json tree (what `src/render/json.rs`
-    /// writes directly; it was `tb::render::to_json`).
+    /// The JSON document as a serde_json tree (what `tb::render::Report`
+    /// serialises to without a tree; it was `tb::render::to_json`).
     pub fn to_json(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> Json {
         let more = tb::render::more_digits(s);
         let rows: Vec<Json> = s

@@ -34,11 +34,11 @@ pub fn run(a: &EvalArgs, style: DiagStyle) -> Result<ExitCode, Diag> {
             eprintln!("{}", tb::escape::visible(&note));
         }
     }
-    let text = tb::render::render(&st, &p.event, &p.rs, &p.meta, a.format);
-    out!(
-        "{}",
-        tb::render::with_categories(text, &lists, &st, &p.event, a.format)
-    );
+    let report = tb::render::Report::new(&st, &p.event, &p.rs, &p.meta, &lists);
+    if let Err(e) = tb::render::write(&report, a.format, &mut std::io::stdout().lock()) {
+        super::output_failed(e);
+    }
+    std::mem::forget(report);
     // The process ends here: the event and the standings are left
     // for the kernel to take back whole rather than freed piece by
     // piece (a fiftieth of a small event's run).

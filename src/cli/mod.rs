@@ -8,13 +8,18 @@ macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         if let Err(e) = write!(std::io::stdout().lock(), $($arg)*) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
-            eprintln!("tb: cannot write the output: {e}");
-            std::process::exit(1);
+            $crate::cli::output_failed(e);
         }
     }};
+}
+
+/// Ends the program when standard output cannot be written (see [`out!`]).
+pub fn output_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("tb: cannot write the output: {e}");
+    std::process::exit(1);
 }
 
 /// [`out!`] with a line break.

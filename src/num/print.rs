@@ -96,6 +96,14 @@ impl Fixed {
         out.extend_from_slice(&buf[i..]);
     }
 
+    /// The text, written into `buf` (no allocation).
+    #[inline]
+    pub fn text(self, buf: &mut [u8; 40]) -> &str {
+        let i = self.digits(buf);
+        // Digits, `-` and `.`: always UTF-8.
+        std::str::from_utf8(&buf[i..]).unwrap_or_default()
+    }
+
     /// Appends the text to a `String`.
     fn push_to(self, out: &mut String) {
         let mut buf = [0u8; 40];

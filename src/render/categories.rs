@@ -10,36 +10,36 @@
 //! (`rerank`), what decided each place there. Participants the condition
 //! is undefined for are named under the list with the reason.
 
-use super::{is_shared, push_value, shown, Format, Out};
+use super::{is_shared, push_value, Format, Inputs, Out, Report};
 use crate::model::Event;
 use crate::rank::categories::{CategoryList, Member};
 use crate::rank::Standings;
-use serde_json::{json, Value as Json};
 use std::fmt::Write as _;
+use std::io;
 
-/// `text`, the overall standings in `fmt`, followed by the category lists.
-pub fn with_categories(
-    text: String,
-    lists: &[CategoryList],
-    s: &Standings,
-    event: &Event,
-    fmt: Format,
-) -> String {
+/// `text`, the overall standings in `fmt`, followed by the category lists
+/// (JSON and CSV have theirs in the report and in [`csv`]).
+pub(super) fn with_categories(text: String, r: &Report, fmt: Format) -> String {
+    let Inputs {
+        standings: s,
+        event,
+        lists,
+        ..
+    } = r.from;
     if lists.is_empty() {
         return text;
     }
-    let rows: Vec<Vec<Vec<String>>> = lists.iter().map(|l| cells(l, s, event)).collect();
+    let rows = || lists.iter().map(|l| cells(l, s, event)).collect::<Vec<_>>();
     match fmt {
-        Format::Table => text + &plain(lists, &rows, event),
-        Format::Markdown => text + &markdown(lists, &rows, event),
-        Format::Csv => text + &csv(lists, &rows, event),
+        Format::Table => text + &plain(lists, &rows(), event),
+        Format::Markdown => text + &markdown(lists, &rows(), event),
         Format::Html => {
             let at = text.rfind("</main>").unwrap_or(text.len());
             let mut out = text;
-            out.insert_str(at, &html(lists, &rows, event));
+            out.insert_str(at, &html(lists, &rows(), event));
             out
         }
-        Format::Json => json_with(text, lists, s, event),
+        Format::Json | Format::Csv => text,
     }
 }
 
@@ -141,7 +141,7 @@ fn cells(l: &CategoryList, s: &Standings, event: &Event) -> Vec<Vec<String>> {
 }
 
 /// Whether member `i` shares its place in the list.
-fn shared_in(members: &[Member], i: usize) -> bool {
+pub(super) fn shared_in(members: &[Member], i: usize) -> bool {
     let place = members[i].place;
     (i > 0 && members[i - 1].place == place) || members.get(i + 1).is_some_and(|m| m.place == place)
 }
@@ -290,96 +290,31 @@ fn html(lists: &[CategoryList], rows: &[Vec<Vec<String>>], event: &Event) -> Str
     out
 }
 
-/// The CSV table of every list's members: one row per member and
-/// category, `place` and `rank` written as the lists write them (`2=`).
-fn csv(lists: &[CategoryList], rows: &[Vec<Vec<String>>], event: &Event) -> String {
-    let mut out = Out::default();
-    out.push_str("\ncategory,place,rank,id,name\n");
-    for (l, rows) in lists.iter().zip(rows) {
+/// The CSV table of every list's members, after a blank line: one row
+/// per member and category, `place` and `rank` written as the lists write
+/// them (`2=`).
+pub(super) fn csv(r: &Report, out: &mut dyn io::Write) -> io::Result<()> {
+    let Inputs {
+        standings: s,
+        event,
+        lists,
+        ..
+    } = r.from;
+    if lists.is_empty() {
+        return Ok(());
+    }
+    out.write_all(b"\n")?;
+    let mut w = super::csv::writer(4096);
+    w.write_record(["category", "place", "rank", "id", "name"])?;
+    for l in lists {
+        let rows = cells(l, s, event);
         for (m, cells) in l.members.iter().zip(rows.iter().skip(1)) {
             let p = &event.participants[m.pid];
-            for (k, c) in [&l.name, &cells[0], &cells[1], &p.id, &p.name]
-                .into_iter()
-                .enumerate()
-            {
-                if k > 0 {
-                    out.push(',');
-                }
-                super::csv::push_csv(&mut out, c);
+            for c in [&l.name, &cells[0], &cells[1], &p.id, &p.name] {
+                super::csv::text(&mut w, &[c])?;
             }
-            out.push('\n');
+            w.write_record(None::<&[u8]>)?;
         }
     }
-    out.into_string()
-}
-
-/// The JSON document with `categories` as its last member.
-fn json_with(text: String, lists: &[CategoryList], s: &Standings, event: &Event) -> String {
-    let mut row_of = vec![usize::MAX; event.participants.len()];
-    for (i, r) in s.rows.iter().enumerate() {
-        row_of[r.pid] = i;
-    }
-    let value: Vec<Json> = lists
-        .iter()
-        .map(|l| {
-            let members: Vec<Json> = l
-                .members
-                .iter()
-                .enumerate()
-                .map(|(i, m)| {
-                    let p = &event.participants[m.pid];
-                    let decided_by = m.decided_by.as_ref().map(|d| {
-                        json!({ "procedure": d.procedure, "criterion": d.criterion, "cite": d.cite })
-                    });
-                    json!({
-                        "place": m.place,
-                        "rank": m.rank,
-                        "id": p.id,
-                        "name": p.name,
-                        "shared": shared_in(&l.members, i),
-                        "value": first_value(s, &row_of, m),
-                        "decided_by": decided_by,
-                        "unresolved": m.unresolved,
-                    })
-                })
-                .collect();
-            let undecided: Vec<Json> = l
-                .undecided
-                .iter()
-                .map(|(p, why)| {
-                    let q = &event.participants[*p];
-                    json!({ "id": q.id, "name": q.name, "reason": why })
-                })
-                .collect();
-            json!({
-                "name": l.name,
-                "expression": l.condition,
-                "cite": l.cite,
-                "order": if l.reranked { "rerank" } else { "overall" },
-                "members": members,
-                "undecided": undecided,
-            })
-        })
-        .collect();
-    let body = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "[]".into());
-    // The document ends `\n}\n`; its members are indented by two spaces.
-    let head = text.strip_suffix("\n}\n").unwrap_or(&text);
-    format!(
-        "{head},\n  \"categories\": {}\n}}\n",
-        body.replace('\n', "\n  ")
-    )
-}
-
-/// A member's value of the first criterion, as JSON `values` gives it.
-fn first_value(s: &Standings, row_of: &[usize], m: &Member) -> Option<String> {
-    let row = s.rows.get(*row_of.get(m.pid)?)?;
-    let c = s.columns.first()?;
-    match row.values.first()? {
-        crate::eval::Value::Num(n) => shown(*n, c.decimals).map(|(f, _)| {
-            let mut o = Out::default();
-            f.write(&mut o.0);
-            o.into_string()
-        }),
-        v => v.display(c.decimals),
-    }
+    super::csv::finish(w, out)
 }

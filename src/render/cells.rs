@@ -2,13 +2,8 @@
 //! rank (`2=` where shared), the participant (marked where withdrawn), the
 //! columns some tie reached ([`shown_columns`]), what decided the place.
 
-use super::more::table_more;
-use super::{
-    decided, is_shared, push_cell, push_cell_more, push_name, shown_columns, Out, WITHDRAWN_MARK,
-};
-use crate::model::Event;
+use super::{push_cell, push_cell_more, shown_columns, Out, Report, WITHDRAWN_MARK};
 use crate::num::Fixed;
-use crate::rank::Standings;
 
 /// The cells of the table, Markdown and HTML outputs, header row first, in
 /// one string (rather than a `String` per cell).
@@ -26,51 +21,53 @@ impl Cells {
     /// `articles`: "Decided by" gives the deciding step's article too (the
     /// text table leaves it out of a step shown as a column, whose article
     /// is under the table, where the table would not fit 100 characters).
-    pub(super) fn new(s: &Standings, event: &Event, articles: bool) -> Cells {
-        let more = table_more(s);
-        let cols = shown_columns(s);
+    pub(super) fn new(r: &Report, articles: bool) -> Cells {
+        let cols = shown_columns(r.from.standings);
         let per_row = cols.len() + 3;
-        let mut text = Out::with_capacity((s.rows.len() + 1) * (32 + 8 * per_row));
-        let mut bounds = Vec::with_capacity((s.rows.len() + 1) * per_row + 1);
-        let mut rows = Vec::with_capacity(s.rows.len() + 2);
+        let n = r.standings.len();
+        let mut text = Out::with_capacity((n + 1) * (32 + 8 * per_row));
+        let mut bounds = Vec::with_capacity((n + 1) * per_row + 1);
+        let mut rows = Vec::with_capacity(n + 2);
         bounds.push(0);
         rows.push(0);
         let head = ["Rank", "Participant"]
             .into_iter()
-            .chain(cols.iter().map(|&c| s.columns[c].label.as_str()))
+            .chain(cols.iter().map(|&c| r.columns[c].label))
             .chain(["Decided by"]);
         for h in head {
             text.push_str(h);
             bounds.push(text.len());
         }
         rows.push(bounds.len() - 1);
-        for (i, r) in s.rows.iter().enumerate() {
-            Fixed::int(r.rank as u64).write(&mut text.0);
-            if is_shared(s, i) {
+        for place in &r.standings {
+            Fixed::int(place.rank as u64).write(&mut text.0);
+            if place.shared {
                 text.push('=');
             }
             bounds.push(text.len());
-            push_name(&mut text, event, r.pid);
-            if event.participants[r.pid].withdrawn_after.is_some() {
+            text.push_str(place.name);
+            text.push_str(" (");
+            text.push_str(place.id);
+            text.push(')');
+            if place.withdrawn_after.is_some() {
                 text.push_str(WITHDRAWN_MARK);
             }
             bounds.push(text.len());
+            let values = &place.values;
             for &ci in &cols {
-                let col = &s.columns[ci];
-                let Some(v) = r.values.get(ci) else {
+                let Some(v) = values.values.get(ci) else {
                     text.push('-');
                     bounds.push(text.len());
                     continue;
                 };
-                if more.is_empty() {
-                    push_cell(&mut text, v, col.decimals);
-                } else {
-                    push_cell_more(&mut text, v, col.decimals, more.get(&(i, ci)).copied());
+                match values.more(ci) {
+                    None => push_cell(&mut text, v, values.decimals(ci)),
+                    more => push_cell_more(&mut text, v, values.decimals(ci), more),
                 }
                 bounds.push(text.len());
             }
-            let mut d = decided(s, i);
-            if !articles && cols.iter().any(|&c| s.columns[c].label == d[0]) {
+            let mut d = place.decided();
+            if !articles && cols.iter().any(|&c| r.columns[c].label == d[0]) {
                 d[1..].iter_mut().for_each(|p| *p = "");
             }
             d.iter().for_each(|d| text.push_str(d));

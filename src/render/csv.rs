@@ -1,69 +1,97 @@
-//! Comma-separated values (`--format csv`), quoted where a field needs it;
-//! text fields guarded against spreadsheet formulas (`crate::escape`).
+//! Comma-separated values (`--format csv`): the report's rows through
+//! `csv::Writer` (which quotes where a field needs it), text fields guarded
+//! against spreadsheet formulas (`crate::escape`).
 
-use super::more::{table_more, text_of};
-use super::{decided, push_value, Out, Repeat};
-use crate::escape::{push_csv_field, CsvField};
-use crate::model::Event;
+use super::report::Place;
+use super::{shown, Report};
+use crate::escape::{csv_field, CsvField};
+use crate::eval::Value;
 use crate::num::Fixed;
-use crate::rank::Standings;
+use std::borrow::Cow;
+use std::io;
 
-pub(super) fn csv(s: &Standings, event: &Event) -> String {
-    let more = table_more(s);
-    let mut out = Out::with_capacity(256 + s.rows.len() * (48 + 12 * s.columns.len()));
-    let head = ["rank", "id", "name"]
-        .into_iter()
-        .chain(s.columns.iter().map(|c| c.label.as_str()))
-        .chain(["decided_by"]);
-    for (k, h) in head.enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_csv(&mut out, h);
+/// A CSV writer into a buffer: the tables here differ in length (the
+/// category lists follow the standings), so records may too.
+pub(super) fn writer(capacity: usize) -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new()
+        .flexible(true)
+        .from_writer(Vec::with_capacity(capacity))
+}
+
+/// The buffer written, handed to `out`.
+pub(super) fn finish(w: csv::Writer<Vec<u8>>, out: &mut dyn io::Write) -> io::Result<()> {
+    let text = w.into_inner().map_err(|e| e.into_error())?;
+    out.write_all(&text)
+}
+
+/// A text field: a name, a label, what decided a place.
+pub(super) fn text<W: io::Write>(w: &mut csv::Writer<W>, parts: &[&str]) -> csv::Result<()> {
+    w.write_field(csv_field(parts, CsvField::Text).as_bytes())
+}
+
+/// Writes the standings, every column (data for programs: a ruleset's
+/// columns never depend on the event).
+pub(super) fn write(r: &Report, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut w = writer(256 + r.standings.len() * (48 + 12 * r.columns.len()));
+    text(&mut w, &["rank"])?;
+    text(&mut w, &["id"])?;
+    text(&mut w, &["name"])?;
+    for c in &r.columns {
+        text(&mut w, &[c.label])?;
     }
-    out.push('\n');
-    let mut decided_by = Repeat::new();
-    for (i, r) in s.rows.iter().enumerate() {
-        let p = &event.participants[r.pid];
-        Fixed::int(r.rank as u64).write(&mut out.0);
-        out.push(',');
-        push_csv(&mut out, &p.id);
-        out.push(',');
-        push_csv(&mut out, &p.name);
-        for (ci, (v, c)) in r.values.iter().zip(&s.columns).enumerate() {
-            out.push(',');
-            // An undefined value is an empty field.
-            match more.get(&(i, ci)) {
-                None => {
-                    push_value(&mut out, v, c.decimals, push_csv_value);
-                }
-                Some(&m) => {
-                    if let Some(t) = text_of(v, c.decimals, Some(m)) {
-                        push_csv_value(&mut out, &t);
-                    }
-                }
+    text(&mut w, &["decided_by"])?;
+    w.write_record(None::<&[u8]>)?;
+    let mut digits = Vec::with_capacity(40);
+    // Consecutive rows are mostly decided by the same criterion: its field
+    // is made once.
+    let mut last: Option<([&str; 4], Cow<str>)> = None;
+    for place in &r.standings {
+        digits.clear();
+        Fixed::int(place.rank as u64).write(&mut digits);
+        w.write_field(&digits)?;
+        text(&mut w, &[place.id])?;
+        text(&mut w, &[place.name])?;
+        for ci in 0..r.columns.len() {
+            value(&mut w, place, ci, &mut digits)?;
+        }
+        let d = place.decided();
+        match &last {
+            Some((parts, field)) if *parts == d => w.write_field(field.as_bytes())?,
+            _ => {
+                let field = csv_field(&d, CsvField::Text);
+                w.write_field(field.as_bytes())?;
+                last = Some((d, field));
             }
         }
-        out.push(',');
-        decided_by.write(&mut out, decided(s, i), |out, d| push_csv_joined(out, d));
-        out.push('\n');
+        w.write_record(None::<&[u8]>)?;
     }
-    out.into_string()
+    finish(w, out)
 }
 
-/// A text field made of `parts` (a name, a label, what decided a place):
-/// quoted where needed, guarded against formulas (`crate::escape`).
-fn push_csv_joined(out: &mut Out, parts: &[&str]) {
-    push_csv_field(out, parts, CsvField::Text);
-}
-
-/// A text field (see [`push_csv_joined`]).
-pub(super) fn push_csv(out: &mut Out, text: &str) {
-    push_csv_joined(out, &[text]);
-}
-
-/// A value field: quoted where needed, never altered otherwise (`-0.5`
-/// stays a number).
-fn push_csv_value(out: &mut Out, text: &str) {
-    push_csv_field(out, &[text], CsvField::Value);
+/// A value field: as the table prints it, never altered otherwise (`-0.5`
+/// stays a number); an undefined value is an empty field.
+fn value<W: io::Write>(
+    w: &mut csv::Writer<W>,
+    place: &Place,
+    ci: usize,
+    digits: &mut Vec<u8>,
+) -> csv::Result<()> {
+    let values = &place.values;
+    let Some(v) = values.values.get(ci) else {
+        return w.write_field([]);
+    };
+    if values.more(ci).is_none() {
+        if let Value::Num(n) = v {
+            if let Some((f, _)) = shown(*n, values.decimals(ci)) {
+                // Digits, a sign and a point: nothing to guard or quote.
+                digits.clear();
+                f.write(digits);
+                return w.write_field(&digits[..]);
+            }
+        }
+    }
+    match values.text(ci) {
+        Some(t) => w.write_field(csv_field(&[&t], CsvField::Value).as_bytes()),
+        None => w.write_field([]),
+    }
 }

@@ -75,7 +75,8 @@ pub struct Primary {
     pub groups: Vec<(String, Vec<Pid>)>,
 }
 
-/// A step as the regulation names it.
+/// A step as the regulation names it (in the JSON account as it is).
+#[derive(serde::Serialize)]
 pub struct StepWords {
     /// The label (`BH-C1`).
     pub label: String,

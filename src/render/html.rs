@@ -15,7 +15,7 @@ use super::cells::Cells;
 use super::explain::{account, ExplainOptions};
 use super::explain_text::explain_text_from;
 use super::notes::undefined_notes;
-use super::{after_round, criterion_note, hidden_columns, title, withdrew_when, Meta};
+use super::{after_round, criterion_note, hidden_columns, title, withdrew_when, Inputs, Report};
 use crate::model::{Event, Pid};
 use crate::plan::Ruleset;
 use crate::rank::{Outcome, Standings};
@@ -77,8 +77,15 @@ details>summary{list-style:none;color:var(--ink)}
 }
 ";
 
-pub(super) fn html(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let cells = Cells::new(s, event, true);
+pub(super) fn html(r: &Report) -> String {
+    let Inputs {
+        standings: s,
+        event,
+        rs,
+        meta,
+        ..
+    } = r.from;
+    let cells = Cells::new(r, true);
     let mut out = String::with_capacity(4096 + cells.text.len() + 40 * cells.bounds.len());
     let page_title = format!("{} — {}{}", event.name, title(rs, meta), after_round(event));
     page_start(&mut out, &page_title, event, title(rs, meta));

@@ -4,15 +4,19 @@
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Meta};
+use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Inputs, Report};
 use crate::escape::push_markdown;
-use crate::model::Event;
-use crate::plan::Ruleset;
-use crate::rank::Standings;
 use std::fmt::Write as _;
 
-pub(super) fn markdown(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
-    let cells = Cells::new(s, event, true);
+pub(super) fn markdown(r: &Report) -> String {
+    let Inputs {
+        standings: s,
+        event,
+        rs,
+        meta,
+        ..
+    } = r.from;
+    let cells = Cells::new(r, true);
     let mut out = String::with_capacity(1024 + cells.text.len() + 3 * cells.bounds.len());
     out.push_str("## ");
     push_markdown(&mut out, &event.name);

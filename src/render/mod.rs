@@ -4,18 +4,27 @@
 //! In: the ranking's result ([`crate::rank::Standings`], its trace
 //! included), the plan it ran ([`crate::plan::Ruleset`]: titles, sources),
 //! the event ([`crate::model::Event`]: names, ids, warnings) and [`Meta`]
-//! (what the user named). Out: text, nothing else (no printing, no exit
-//! codes). May not import the loaders (`crate::load`) or the language's
-//! front end (`crate::check`, `crate::syntax` but for the AST's
-//! `Direction`/`Select`/`EndKind` it shows), nor evaluate anything.
+//! (what the user named), gathered into one [`Report`] (serde `Serialize`:
+//! the JSON document is the report serialised). Out: each format written
+//! to any `io::Write` ([`write`]; [`render`] gives the text), nothing else
+//! (no printing, no exit codes). May not import the loaders
+//! (`crate::load`) or the language's front end (`crate::check`,
+//! `crate::syntax` but for the AST's `Direction`/`Select`/`EndKind` it
+//! shows), nor evaluate anything.
 //!
-//! Every format is written straight into one pre-sized buffer: an event of
-//! 10,000 participants prints 10,000 rows, and a `String` per cell, a
-//! `format!` per value or a JSON tree per row cost far more than the
-//! evaluation that produced them. Numbers are printed by `crate::num`'s one
-//! printer ([`crate::num::Fixed`]) straight into that buffer, giving exactly
-//! the text of `Value::display` (the tests below compare the two);
-//! anything else goes through `Value::display` itself.
+//! Adding a format is one file: a function from the [`Report`] to an
+//! `io::Write`, and its arm in [`write`].
+//!
+//! Speed: an event of 10,000 participants prints 10,000 rows, and a
+//! `String` per cell, a `format!` per value or a JSON tree per row cost
+//! far more than the evaluation that produced them. So the report borrows
+//! its text and holds values, not their text; each format writes into one
+//! pre-sized buffer, handed to the writer at once. Numbers are printed by
+//! `crate::num`'s one printer ([`crate::num::Fixed`]) straight into that
+//! buffer (serde_json's `collect_str` for JSON), giving exactly the text
+//! of `Value::display` (the tests below compare the two); anything else
+//! goes through `Value::display` itself. JSON is `serde_json`'s, CSV
+//! quoting `csv::Writer`'s.
 //!
 //! Which columns a table shows: the table, Markdown and HTML show a step's
 //! column only where some tie reached the step ([`shown_columns`]; the
@@ -25,10 +34,12 @@
 //! the table. CSV and JSON are data for programs and keep every column, so
 //! that a ruleset's columns never depend on the event.
 //!
-//! One file per output: `table`, `markdown`, `html`, `csv`,
-//! `json`, `explain`, `procedures`; the shared pieces: `cells` (the
-//! cells of table, Markdown and HTML), `notes` (undefined values) and
-//! `more` (more digits where a split would print alike).
+//! One file per output: `table`, `markdown`, `html`, `csv`, `json`,
+//! `explain`, `procedures`, `progress` (round by round); the shared
+//! pieces: `report` (the [`Report`]), `cells` (the cells of table,
+//! Markdown and HTML), `notes` (undefined values), `more` (more digits
+//! where a split would print alike) and `categories` (the prize lists
+//! after the standings).
 
 mod categories;
 mod cells;
@@ -43,14 +54,19 @@ mod more;
 mod notes;
 mod procedures;
 mod progress;
+mod report;
 mod table;
 
-pub use categories::{who_why, with_categories};
+pub use categories::who_why;
 pub use explain::{explain, Account, DetailFn, ExplainFormat, ExplainOptions};
 pub use more::{more_digits, step_more_digits};
 pub use notes::{undefined_notes, undefined_reason};
 pub use procedures::procedures;
 pub use progress::progress;
+pub use report::{
+    CategoryPlace, CategoryReport, ColumnInfo, EventInfo, ExactValues, Inputs, Place, Report,
+    RulesetInfo, Undecided, UndefinedValue, Values,
+};
 
 use crate::eval::Value;
 use crate::model::Event;
@@ -60,20 +76,34 @@ use crate::rank::{Outcome, Standings};
 use more::{text_of, More};
 use std::collections::HashSet;
 use std::fmt;
-use std::ops::Range;
+use std::io;
 
-/// Render standings in a format.
-pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
-    match fmt {
+/// Writes the report in a format to `out`.
+pub fn write(r: &Report, fmt: Format, out: &mut dyn io::Write) -> io::Result<()> {
+    let text = match fmt {
         // Names, titles and labels shown on a terminal: no control
         // character reaches it (one visible character for one, so the
         // columns stay aligned). CSV and Markdown escape each field.
-        Format::Table => crate::escape::visible_owned(table::table(s, event, rs, meta)),
-        Format::Json => json::json_text(s, event, rs, meta),
-        Format::Csv => csv::csv(s, event),
-        Format::Markdown => markdown::markdown(s, event, rs, meta),
-        Format::Html => crate::escape::visible_owned(html::html(s, event, rs, meta)),
-    }
+        Format::Table => crate::escape::visible_owned(table::table(r)),
+        Format::Markdown => markdown::markdown(r),
+        Format::Html => crate::escape::visible_owned(html::html(r)),
+        // Data for programs, the category lists included.
+        Format::Json => return json::write(r, out),
+        Format::Csv => {
+            csv::write(r, out)?;
+            return categories::csv(r, out);
+        }
+    };
+    out.write_all(categories::with_categories(text, r, fmt).as_bytes())
+}
+
+/// Standings in a format, as text (no category lists).
+pub fn render(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta, fmt: Format) -> String {
+    let mut out = Vec::new();
+    // Writing into a `Vec` cannot fail.
+    let _ = write(&Report::new(s, event, rs, meta, &[]), fmt, &mut out);
+    // Never lossy: every format writes UTF-8.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
 }
 
 /// Output formats of `tb eval`.
@@ -123,10 +153,6 @@ impl Out {
         self.0.len()
     }
 
-    fn truncate(&mut self, len: usize) {
-        self.0.truncate(len);
-    }
-
     fn into_string(self) -> String {
         // Never lossy: see the type.
         String::from_utf8(self.0).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
@@ -137,35 +163,6 @@ impl fmt::Write for Out {
     fn write_str(&mut self, s: &str) -> fmt::Result {
         self.push_str(s);
         Ok(())
-    }
-}
-
-/// The text last written for a key, copied when the next row has the same
-/// key: consecutive rows are mostly decided by the same criterion, so its
-/// text need not be checked for escaping and written again.
-struct Repeat<K> {
-    key: Option<K>,
-    text: Range<usize>,
-}
-
-impl<K: PartialEq> Repeat<K> {
-    fn new() -> Repeat<K> {
-        Repeat {
-            key: None,
-            text: 0..0,
-        }
-    }
-
-    #[inline]
-    fn write(&mut self, out: &mut Out, key: K, write: impl FnOnce(&mut Out, &K)) {
-        let start = out.len();
-        if self.key.as_ref() == Some(&key) {
-            out.0.extend_from_within(self.text.clone());
-        } else {
-            write(out, &key);
-            self.key = Some(key);
-        }
-        self.text = start..out.len();
     }
 }
 
@@ -276,25 +273,6 @@ fn criterion_note(c: &crate::rank::Column) -> String {
     note
 }
 
-/// What decided row `i`'s place, as the table, CSV, Markdown and HTML say
-/// it, in pieces to be joined.
-fn decided(s: &Standings, i: usize) -> [&str; 4] {
-    let row = &s.rows[i];
-    if let Some(u) = &row.unresolved {
-        return ["unresolved: ", u, "", ""];
-    }
-    if is_shared(s, i) {
-        return ["shared", "", "", ""];
-    }
-    match &row.decided_by {
-        Some(d) => match &d.cite {
-            Some(c) => [&d.criterion, " (", c, ")"],
-            None => [&d.criterion, "", "", ""],
-        },
-        None => ["", "", "", ""],
-    }
-}
-
 /// How `Value::display` shows the number `n`, by the 64-bit printer
 /// (`None` outside it), and whether that is also its exact text (`Display`).
 fn shown(n: Num, decimals: Option<u32>) -> Option<(Fixed, bool)> {
@@ -365,8 +343,8 @@ fn push_names(out: &mut Out, event: &Event, group: &[usize], sep: &str) {
 
 #[cfg(test)]
 mod tests {
+    use super::html::push_html;
     use super::*;
-    use super::{csv::push_csv, html::push_html, json::push_json_str};
     use crate::eval::ListItem;
     use std::sync::Arc;
 
@@ -435,8 +413,6 @@ mod tests {
             "Ünïcødé — 名前",
         ];
         for t in texts {
-            let quoted = serde_json::to_string(t).unwrap();
-            assert_eq!(written(|o| push_json_str(o, t)), quoted);
             // Controls but CR made visible; quoted where a reader needs it.
             let shown: String = t
                 .chars()
@@ -450,7 +426,14 @@ mod tests {
             } else {
                 shown
             };
-            assert_eq!(written(|o| push_csv(o, t)), csv);
+            // In a record with another field (alone, an empty field is `""`).
+            let mut w = csv::writer(0);
+            csv::text(&mut w, &[t]).unwrap();
+            w.write_record(["end"]).unwrap();
+            let mut record = Vec::new();
+            csv::finish(w, &mut record).unwrap();
+            let record = String::from_utf8(record).unwrap();
+            assert_eq!(record.strip_suffix(",end\n"), Some(csv.as_str()));
             let mut html = String::new();
             push_html(&mut html, t);
             let esc = t

@@ -4,15 +4,16 @@
 //! event as it stood after each round (`rank::progress`); this module
 //! only lays them out. A shared place is written `5=`, as in the standings.
 
-use super::csv::push_csv;
 use super::html::{page_start, push_html, push_notes};
-use super::json::push_json_str;
 use super::{after_round, push_name, title, Format, Meta, Out};
 use crate::escape::{push_markdown, visible_owned};
 use crate::model::{Event, Pid};
 use crate::plan::Ruleset;
 use crate::rank::progress::Progress;
+use serde::Serialize;
+use serde_json::ser::Formatter;
 use std::fmt::Write as _;
+use std::io;
 
 /// "5=" for a shared place, "5" otherwise.
 fn place(p: (usize, bool)) -> String {
@@ -111,74 +112,190 @@ fn write_line(out: &mut String, width: &[usize], line: &[String]) {
     out.push('\n');
 }
 
+/// The JSON document: compact, one participant a line.
+#[derive(Serialize)]
+struct Doc<'a> {
+    ruleset: &'a str,
+    event: DocEvent<'a>,
+    rounds: &'a [u32],
+    progress: Vec<Line<'a>>,
+    notes: &'a [String],
+}
+
+#[derive(Serialize)]
+struct DocEvent<'a> {
+    name: &'a str,
+    rounds: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    after_round: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scheduled_rounds: Option<u32>,
+}
+
+/// A participant's places, round by round.
+#[derive(Serialize)]
+struct Line<'a> {
+    id: &'a str,
+    name: &'a str,
+    places: Vec<PlaceAfter>,
+}
+
+#[derive(Serialize)]
+struct PlaceAfter {
+    rank: usize,
+    shared: bool,
+}
+
 fn json(p: &Progress, event: &Event, meta: &Meta) -> String {
-    let mut out = Out::default();
-    out.push_str("{\"ruleset\":");
-    push_json_str(&mut out, &meta.ruleset);
-    out.push_str(",\"event\":{\"name\":");
-    push_json_str(&mut out, &event.name);
-    let _ = write!(out, ",\"rounds\":{}", event.rounds);
-    if let Some((n, m)) = event.stands_after() {
-        let _ = write!(out, ",\"after_round\":{n},\"scheduled_rounds\":{m}");
+    let (after_round, scheduled_rounds) = event.stands_after().unzip();
+    let doc = Doc {
+        ruleset: &meta.ruleset,
+        event: DocEvent {
+            name: &event.name,
+            rounds: event.rounds,
+            after_round,
+            scheduled_rounds,
+        },
+        rounds: &p.rounds,
+        progress: p
+            .rows
+            .iter()
+            .map(|row| {
+                let who = &event.participants[row.pid];
+                Line {
+                    id: &who.id,
+                    name: &who.name,
+                    places: row
+                        .places
+                        .iter()
+                        .map(|&(rank, shared)| PlaceAfter { rank, shared })
+                        .collect(),
+                }
+            })
+            .collect(),
+        notes: &meta.notes,
+    };
+    let mut out = Vec::new();
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, OneALine::default());
+    // Serialising into a `Vec` cannot fail.
+    let _ = doc.serialize(&mut ser);
+    out.push(b'\n');
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+}
+
+/// serde_json's compact layout, but for the `progress` array: each
+/// participant on a line of its own, and its `]` too.
+#[derive(Default)]
+struct OneALine {
+    /// Objects and arrays open.
+    depth: usize,
+    /// The top-level key being written, or last written.
+    key: Vec<u8>,
+    in_key: bool,
+    /// Per array open: whether it lays its items one a line.
+    lines: Vec<bool>,
+}
+
+impl Formatter for OneALine {
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth += 1;
+        w.write_all(b"{")
     }
-    out.push_str("},\"rounds\":[");
-    for (k, r) in p.rounds.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "{r}");
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        w.write_all(b"}")
     }
-    out.push_str("],\"progress\":[");
-    for (k, row) in p.rows.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if self.depth == 1 {
+            self.in_key = true;
+            self.key.clear();
         }
-        let who = &event.participants[row.pid];
-        out.push_str("\n{\"id\":");
-        push_json_str(&mut out, &who.id);
-        out.push_str(",\"name\":");
-        push_json_str(&mut out, &who.name);
-        out.push_str(",\"places\":[");
-        for (j, &(rank, shared)) in row.places.iter().enumerate() {
-            if j > 0 {
-                out.push(',');
-            }
-            let _ = write!(out, "{{\"rank\":{rank},\"shared\":{shared}}}");
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b",")
         }
-        out.push_str("]}");
     }
-    out.push_str("\n],\"notes\":[");
-    for (k, n) in meta.notes.iter().enumerate() {
-        if k > 0 {
-            out.push(',');
-        }
-        push_json_str(&mut out, n);
+
+    fn end_object_key<W: ?Sized + io::Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.in_key = false;
+        Ok(())
     }
-    out.push_str("]}\n");
-    out.into_string()
+
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        s: &str,
+    ) -> io::Result<()> {
+        if self.in_key {
+            self.key.extend_from_slice(s.as_bytes());
+        }
+        w.write_all(s.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.lines.push(self.depth == 1 && self.key == b"progress");
+        self.depth += 1;
+        w.write_all(b"[")
+    }
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.depth -= 1;
+        if self.lines.pop() == Some(true) {
+            w.write_all(b"\n")?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        if self.lines.last() == Some(&true) {
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
 }
 
 fn csv(p: &Progress, event: &Event) -> String {
-    let mut out = Out::default();
-    out.push_str("rank,id,name");
+    let mut w = super::csv::writer(64 + p.rows.len() * (32 + 4 * p.rounds.len()));
+    let _ = csv_rows(&mut w, p, event);
+    let mut out = Vec::new();
+    let _ = super::csv::finish(w, &mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+}
+
+fn csv_rows(w: &mut csv::Writer<Vec<u8>>, p: &Progress, event: &Event) -> csv::Result<()> {
+    w.write_field("rank")?;
+    w.write_field("id")?;
+    w.write_field("name")?;
     for r in &p.rounds {
-        let _ = write!(out, ",r{r}");
+        w.write_field(format!("r{r}"))?;
     }
-    out.push('\n');
+    w.write_record(None::<&[u8]>)?;
     for row in &p.rows {
         let who = &event.participants[row.pid];
         let last = row.places.last().map_or(0, |x| x.0);
-        let _ = write!(out, "{last},");
-        push_csv(&mut out, &who.id);
-        out.push(',');
-        push_csv(&mut out, &who.name);
+        w.write_field(last.to_string())?;
+        super::csv::text(w, &[&who.id])?;
+        super::csv::text(w, &[&who.name])?;
         for &x in &row.places {
-            out.push(',');
-            out.push_str(&place(x));
+            w.write_field(place(x))?;
         }
-        out.push('\n');
+        w.write_record(None::<&[u8]>)?;
     }
-    out.into_string()
+    Ok(())
 }
 
 fn markdown(p: &Progress, event: &Event, rs: &Ruleset, meta: &Meta) -> String {

@@ -2,23 +2,27 @@
 
 use super::cells::Cells;
 use super::notes::undefined_notes;
-use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Meta};
-use crate::model::Event;
-use crate::plan::Ruleset;
-use crate::rank::Standings;
+use super::{after_round, criterion_note, hidden_columns, title, withdrawn_note, Inputs, Report};
 use std::fmt::Write as _;
 
-pub(super) fn table(s: &Standings, event: &Event, rs: &Ruleset, meta: &Meta) -> String {
+pub(super) fn table(r: &Report) -> String {
+    let Inputs {
+        standings: s,
+        event,
+        rs,
+        meta,
+        ..
+    } = r.from;
     // A table wider than `FIT` characters gets its long criterion labels
     // wrapped over header lines, then, if still too wide, the articles of
     // steps shown as columns left out of "Decided by" (they are under the
     // table): a bridge regulation's labels are long and its values short.
-    let mut cells = Cells::new(s, event, true);
+    let mut cells = Cells::new(r, true);
     let mut layout = Layout::new(&cells, false);
     if layout.line_len() > FIT {
         layout = Layout::new(&cells, true);
         if layout.line_len() > FIT {
-            cells = Cells::new(s, event, false);
+            cells = Cells::new(r, false);
             layout = Layout::new(&cells, true);
         }
     }
