@@ -116,7 +116,7 @@ const EXPECT_KEYS: &[&str] = &["rank", "decided", "values"];
 
 /// Read a test file into its cases, or the first mistake in it.
 pub fn read(source: &Source) -> Result<Vec<Case>, Diag> {
-    let doc = toml_edit::ImDocument::parse(source.text.to_string())
+    let doc = toml_edit::Document::parse(source.text.to_string())
         .map_err(|e| syntax_error(source, &e))?;
     let r = Reader { source };
     let root = doc.as_table();
