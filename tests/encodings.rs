@@ -62,14 +62,20 @@ fn an_8_bit_trf_prints_saric_in_every_format() {
         assert!(!stderr.contains("warning"), "{format}: {stderr}");
         // The note reaches every format that prints notes (CSV has none).
         if format != "csv" {
-            assert!(stdout.contains("read as windows-1250"), "{format}: {stdout}");
+            assert!(
+                stdout.contains("read as windows-1250"),
+                "{format}: {stdout}"
+            );
         }
     }
     // Columns are counted in characters, one per byte: the points column
     // after the name still reads 3.0, so Šarić is first.
     let (_, stdout, _) = out(&["eval", "fide/swiss", &trf, "--format", "csv"]);
     let first = stdout.lines().nth(1).expect("a first row");
-    assert!(first.starts_with("1,") && first.contains("Šarić"), "{stdout}");
+    assert!(
+        first.starts_with("1,") && first.contains("Šarić"),
+        "{stdout}"
+    );
     assert!(first.contains(",3"), "{first}");
 }
 
@@ -129,14 +135,23 @@ fn mixed_lines_are_each_read_their_own_way_with_a_warning() {
     // Player A renamed in UTF-8, player C in Windows-1252: line 8 is 8-bit.
     let mut bytes = tiny_with(SARIC_8BIT);
     let from = b"001    1      A ";
-    let at = bytes.windows(from.len()).position(|w| w == from).expect("A");
+    let at = bytes
+        .windows(from.len())
+        .position(|w| w == from)
+        .expect("A");
     // `Ž` is two bytes in UTF-8 but one character, as `A` is: the columns stay.
     bytes.splice(at + 14..at + 15, "Ž".bytes());
     let trf = write(&d, "mixed.trf", &bytes);
     let (code, stdout, stderr) = out(&["eval", "fide/swiss", &trf]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Šarić") && stdout.contains("Ž (1)"), "{stdout}");
-    assert!(!stdout.contains("Note: The data file is not UTF-8"), "{stdout}");
+    assert!(
+        stdout.contains("Šarić") && stdout.contains("Ž (1)"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains("Note: The data file is not UTF-8"),
+        "{stdout}"
+    );
     assert!(
         stderr.contains("warning[tb::load::mixed_encoding]")
             && stderr.contains("line 8 is not UTF-8"),
@@ -169,10 +184,11 @@ fn data_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let p = e.path();
         if p.is_dir() {
             data_files(&p, out);
-        } else if p
-            .extension()
-            .is_some_and(|x| ["trf", "txt", "csv", "toml", "json", "xml"].iter().any(|e| x == *e))
-        {
+        } else if p.extension().is_some_and(|x| {
+            ["trf", "txt", "csv", "toml", "json", "xml"]
+                .iter()
+                .any(|e| x == *e)
+        }) {
             out.push(p);
         }
     }

@@ -224,17 +224,30 @@ mod tests {
         let (text, how) = read(&bytes);
         assert_eq!(text, "a\nŠarić\r\nŠarić\rb\né\n");
         let enc = encoding_rs::WINDOWS_1250;
-        assert_eq!(how, ReadAs::Mixed { first: 3, lines: 2, enc });
+        assert_eq!(
+            how,
+            ReadAs::Mixed {
+                first: 3,
+                lines: 2,
+                enc
+            }
+        );
     }
 
     #[test]
     fn an_xml_declaration_names_the_encoding() {
         let latin1 = b"<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>Caf\xe9 \x80</a>";
         let (text, how) = read(latin1);
-        assert_eq!(text, "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>Café €</a>");
+        assert_eq!(
+            text,
+            "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<a>Café €</a>"
+        );
         assert_eq!(how, ReadAs::Declared(WINDOWS_1252));
         let cp1250 = b"<?xml version='1.0' encoding = 'windows-1250'?><a>\x8a\xe8</a>";
-        assert_eq!(read(cp1250).0, "<?xml version='1.0' encoding = 'windows-1250'?><a>Šč</a>");
+        assert_eq!(
+            read(cp1250).0,
+            "<?xml version='1.0' encoding = 'windows-1250'?><a>Šč</a>"
+        );
         // Declared UTF-8 (or a label no browser knows) but not UTF-8: a guess.
         for decl in ["UTF-8", "ISO-8392-1"] {
             let bytes = format!("<?xml version=\"1.0\" encoding=\"{decl}\"?><a>x</a>");
@@ -250,7 +263,11 @@ mod tests {
         let mut ev = Event::new("e", Sport::Chess, System::Swiss, 5);
         ev.notes.push("Standings after round 3 of 5".into());
         decode(b"\xe9".to_vec()).read_as.tell(&mut ev);
-        assert!(ev.notes[0].contains("read as windows-1252"), "{:?}", ev.notes);
+        assert!(
+            ev.notes[0].contains("read as windows-1252"),
+            "{:?}",
+            ev.notes
+        );
         decode(["é\n".as_bytes(), b"\xe9\n\xe9\n"].concat())
             .read_as
             .tell(&mut ev);
