@@ -105,7 +105,7 @@ fn main() {
 /// tree) for each. Panics (fails the build) on any syntax error.
 fn compile(rulesets: &[(String, String)], out_dir: &Path) {
     let mut code = String::from(
-        "/// Every shipped ruleset's text and its syntax tree (bincode).\n\
+        "/// Every shipped ruleset's text and its syntax tree (postcard).\n\
          static COMPILED: &[(&str, &[u8])] = &[\n",
     );
     for (i, (name, path)) in rulesets.iter().enumerate() {
@@ -118,7 +118,7 @@ fn compile(rulesets: &[(String, String)], out_dir: &Path) {
                 panic!("shipped ruleset {name} does not parse:\n{}", all.join("\n"));
             }
         };
-        let bytes = bincode::serialize(&file).expect("a syntax tree serialises");
+        let bytes = postcard::to_allocvec(&file).expect("a syntax tree serialises");
         let bin = out_dir.join(format!("compiled-{i}.bin"));
         std::fs::write(&bin, bytes).unwrap_or_else(|e| panic!("{}: {e}", bin.display()));
         let _ = writeln!(

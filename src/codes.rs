@@ -183,6 +183,8 @@ codes! {
     LOAD_CSV_UNKNOWN_COLUMN = "tb::load::csv::unknown_column";
     /// The data file cannot be read (CLI).
     LOAD_IO = "tb::load::io";
+    /// A **warning**: a data file whose lines mix UTF-8 and 8-bit text (not UTF-8): each line is read as UTF-8 where it is, else as Windows-1252; the warning names the first 8-bit line and counts the rest.
+    LOAD_MIXED_ENCODING = "tb::load::mixed_encoding";
     /// A result the event's sport cannot read.
     LOAD_NATIVE_BAD_RESULT = "tb::load::native::bad_result";
     /// A bridge bye whose worth nothing states: a `pairing` bye without its `points` and without the event's `scoring.bye`; a `full` or `half` bye without `points` in an event with no `scoring`. Chess and card-game byes keep their regulations' values.

@@ -37,6 +37,7 @@ mod data_reads;
 mod direction;
 mod during_event;
 mod editor_grammar;
+mod encodings;
 mod error_catalogue;
 mod explain_schema;
 mod fide_cli;

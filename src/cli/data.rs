@@ -58,11 +58,10 @@ pub fn load_bytes(
     threads: Option<usize>,
 ) -> Result<tb::model::Event, Diag> {
     let path = if path == "-" { "<stdin>" } else { path };
-    // TRF and USEBIO files are often Latin-1: keep every byte rather than fail.
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
-    };
+    // TRF and CSV files are often Windows-1252, USEBIO ones declare theirs.
+    let tb::load::decode::Decoded { text, read_as } = tb::load::decode::decode(bytes);
     let source = Source::new(path.to_string(), text);
-    tb::load::load_with(&source, threads.unwrap_or_else(tb::par::default_threads))
+    let mut ev = tb::load::load_with(&source, threads.unwrap_or_else(tb::par::default_threads))?;
+    read_as.tell(&mut ev);
+    Ok(ev)
 }

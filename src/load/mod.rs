@@ -21,6 +21,7 @@ use crate::diag::{Diag, Source, Span};
 use crate::model::Event;
 
 pub mod csv;
+pub mod decode;
 pub mod native;
 pub mod rounds;
 pub mod trf;

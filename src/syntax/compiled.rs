@@ -1,5 +1,6 @@
 //! The shipped rulesets' syntax trees, parsed once at build time
-//! (`build.rs`, through this very parser) and embedded serialised: a
+//! (`build.rs`, through this very parser) and embedded serialised
+//! (postcard): a
 //! shipped file is read from its tree instead of parsed on every run.
 //!
 //! A text is looked up by its whole content, so a tree is only ever used
@@ -15,7 +16,7 @@ pub fn lookup(text: &str) -> Option<File> {
     let (_, bytes) = COMPILED.iter().find(|(t, _)| *t == text)?;
     // The bytes were written by the same types in the same build: a failure
     // here is a bug, and a parse gives the right answer anyway.
-    bincode::deserialize(bytes).ok()
+    postcard::from_bytes(bytes).ok()
 }
 
 #[cfg(test)]

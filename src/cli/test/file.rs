@@ -116,7 +116,7 @@ const EXPECT_KEYS: &[&str] = &["rank", "decided", "values"];
 
 /// Read a test file into its cases, or the first mistake in it.
 pub fn read(source: &Source) -> Result<Vec<Case>, Diag> {
-    let doc = toml_edit::ImDocument::parse(source.text.to_string())
+    let doc = toml_edit::Document::parse(source.text.to_string())
         .map_err(|e| syntax_error(source, &e))?;
     let r = Reader { source };
     let root = doc.as_table();
@@ -184,7 +184,16 @@ fn syntax_error(source: &Source, e: &toml_edit::TomlError) -> Diag {
             while !source.text.is_char_boundary(end) {
                 end -= 1;
             }
-            Span::new(start.min(end), end)
+            let start = start.min(end);
+            if end == start {
+                // toml 1.x marks some errors with an empty span: the
+                // character there, as before.
+                end += source.text[start..]
+                    .chars()
+                    .next()
+                    .map_or(0, char::len_utf8);
+            }
+            Span::new(start, end)
         })
         .unwrap_or_default();
     Diag::error(

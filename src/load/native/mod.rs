@@ -226,7 +226,11 @@ fn toml_error(source: &Source, e: &toml::de::Error) -> Diag {
         Some(r) => {
             let start = r.start.min(source.text.len());
             let end = r.end.clamp(start, source.text.len());
-            let span = if source.text.is_char_boundary(start) && source.text.is_char_boundary(end) {
+            // toml 1.x marks some errors with an empty span: the character there.
+            let span = if start < end
+                && source.text.is_char_boundary(start)
+                && source.text.is_char_boundary(end)
+            {
                 Span::new(start, end)
             } else {
                 char_span(&source.text, start)

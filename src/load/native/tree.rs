@@ -160,6 +160,15 @@ impl<'de> Visitor<'de> for NodeVisitor {
             let end: usize = map.next_value()?;
             let _ = map.next_key::<IgnoredAny>()?;
             let Bare(mut inner) = map.next_value()?;
+            // toml 1.x spans a `[table]` by its header alone: up to its
+            // last value, as before, so that a table's error shows it whole.
+            let end = match &inner.v {
+                V::Table(items) => items
+                    .iter()
+                    .filter_map(|(_, n)| n.span)
+                    .fold(end, |e, s| e.max(s.end)),
+                _ => end,
+            };
             inner.span = Some(Span::new(start, end.max(start)));
             return Ok(inner);
         }
