@@ -371,12 +371,11 @@ impl PairCache {
 /// metric's other arguments.
 #[derive(Default)]
 pub(super) struct TallyCache {
-    values: std::collections::HashMap<
-        (MetricId, Pid),
-        Vec<(Vec<Value>, crate::eval::tally::Counts)>,
-        foldhash::fast::RandomState,
-    >,
+    values: std::collections::HashMap<(MetricId, Pid), Vec<Tally>, foldhash::fast::RandomState>,
 }
+
+/// A metric's other arguments and the tally made with them.
+type Tally = (Vec<Value>, crate::eval::tally::Counts);
 
 impl TallyCache {
     /// The tally of `id` for `p` with other arguments `rest`, if made.
