@@ -1013,3 +1013,14 @@ fn every_example_in_the_format_documentation_loads() {
     }
     assert!(tested >= 7, "only {tested} examples found");
 }
+
+/// A key typed twice in a TOML table is named in the error (toml 1.x says
+/// only "duplicate key"; the loader adds the key from the span).
+#[test]
+fn a_duplicate_toml_key_is_named() {
+    let text = "[event]\nname = \"a\"\nname = \"b\"\nsport = \"chess\"\n";
+    let (d, at) = fails(toml(text), text);
+    assert_eq!(d.code, "tb::load::native::syntax");
+    assert!(d.message.contains("duplicate key `name`"), "{}", d.plain());
+    assert_eq!(at, "name");
+}

@@ -220,23 +220,27 @@ fn check_size(source: &Source) -> Result<(), Diag> {
 }
 
 fn toml_error(source: &Source, e: &toml::de::Error) -> Diag {
-    let msg = e.message().trim().replace('\n', "; ");
-    let d = Diag::error(SYNTAX, format!("TOML syntax error: {msg}"));
-    let d = match e.span() {
-        Some(r) => {
-            let start = r.start.min(source.text.len());
-            let end = r.end.clamp(start, source.text.len());
-            // toml 1.x marks some errors with an empty span: the character there.
-            let span = if start < end
-                && source.text.is_char_boundary(start)
-                && source.text.is_char_boundary(end)
-            {
-                Span::new(start, end)
-            } else {
-                char_span(&source.text, start)
-            };
-            d.at(source, span, msg)
+    let mut msg = e.message().trim().replace('\n', "; ");
+    let span = e.span().map(|r| {
+        let start = r.start.min(source.text.len());
+        let end = r.end.clamp(start, source.text.len());
+        // toml 1.x marks some errors with an empty span: the character there.
+        if start < end && source.text.is_char_boundary(start) && source.text.is_char_boundary(end) {
+            Span::new(start, end)
+        } else {
+            char_span(&source.text, start)
         }
+    });
+    // toml 1.x says only "duplicate key": name it, as toml 0.8 did.
+    if let Some(sp) = span.filter(|_| msg == "duplicate key") {
+        let key = source.text[sp.start..sp.end].trim();
+        if !key.is_empty() && key.len() <= 100 && !key.contains('\n') {
+            msg = format!("duplicate key `{}`", crate::text::clip(key));
+        }
+    }
+    let d = Diag::error(SYNTAX, format!("TOML syntax error: {msg}"));
+    let d = match span {
+        Some(span) => d.at(source, span, msg),
         None => d.in_source(source),
     };
     d.with_help("fix the TOML syntax here; docs/data-format.md shows complete examples")
