@@ -484,3 +484,22 @@ fn standard_input_to_standard_output() {
         "param x = 1   // one\n"
     );
 }
+
+/// A named pipe given to `tb fmt` is there but is not a file it can
+/// rewrite: said so, not "no such file" (and nothing waits on the pipe).
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_is_not_a_file_to_rewrite() {
+    let d = scratch("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(d.join("pipe.tb"))
+        .status()
+        .expect("mkfifo");
+    assert!(made.success());
+    let (code, _, err) = run(&["--diagnostics", "plain", "fmt", "pipe.tb"], &d);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("pipe.tb: not a regular file or a folder"),
+        "{err}"
+    );
+}

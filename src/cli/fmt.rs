@@ -171,7 +171,14 @@ fn collect(paths: &[String]) -> Result<Vec<PathBuf>, Diag> {
             } else {
                 String::new()
             };
-            return Err(Diag::error(codes::CLI_USAGE, format!("{p}: no such file or folder"))
+            // Something is there (a named pipe, a device): it is not a
+            // file `fmt` can rewrite, and "no such file" would mislead.
+            let what = if path.symlink_metadata().is_ok() {
+                "not a regular file or a folder"
+            } else {
+                "no such file or folder"
+            };
+            return Err(Diag::error(codes::CLI_USAGE, format!("{p}: {what}"))
                 .with_help(format!(
                     "{hint}tb fmt rewrites files on disk: give .tb files or folders (`-` for standard input)"
                 )));
